@@ -1,0 +1,82 @@
+"""Mechanics shared by every federation: places with ties, tie sharing, weighted best-N,
+competition ranking and half-up rounding (``../shared/rules/README.md``, conventions).
+
+Pure functions on plain data; nothing here knows a federation.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Callable, Iterable, Sequence
+
+#: Totals closer than this are equal when ranking (float noise such as 142.89999999999998 vs 142.9).
+RANK_DIGITS = 9
+
+
+def round_half_up(x: float, digits: int = 0) -> float:
+    """Round for display the way the federations and Excel's ROUND do: halves away from zero."""
+    quantum = Decimal(1).scaleb(-digits)
+    return float(Decimal(repr(x)).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+def format_half_up(x: float, digits: int = 0) -> str:
+    """A number as text, rounded half up to ``digits`` decimals (``911.5`` -> ``'912'``)."""
+    return f"{round_half_up(x, digits):.{digits}f}"
+
+
+def effective_places(official: Sequence[int]) -> list[int]:
+    """Effective place of each official place: 1 + the number of people strictly ahead.
+
+    Ties share a place (1, 1, 3), and vacancies close up (1, 2, 4 -> 1, 2, 3).
+    """
+    ordered = sorted(official)
+    return [1 + bisect_left(ordered, place) for place in official]
+
+
+def tie_sizes(official: Sequence[int]) -> list[int]:
+    """Size of each person's tie group: the people with the same official place."""
+    counts = Counter(official)
+    return [counts[place] for place in official]
+
+
+def shared_value(place: int, tied: int, value_at: Callable[[int], float]) -> float:
+    """What each of ``tied`` people tied at ``place`` gets: the mean of places place..place+tied-1."""
+    return sum(value_at(p) for p in range(place, place + tied)) / tied
+
+
+def share_ties(official: Sequence[int], value_at: Callable[[int], float]) -> list[float]:
+    """Per-person values from official places, tied people sharing their places' values."""
+    places = effective_places(official)
+    sizes = tie_sizes(official)
+    cache: dict[int, float] = {}
+    values = []
+    for place, tied in zip(places, sizes):
+        if place not in cache:
+            cache[place] = shared_value(place, tied, value_at)
+        values.append(cache[place])
+    return values
+
+
+def weights_from(weights: Sequence[float], tail: float, start: int, count: int) -> list[float]:
+    """``count`` weights taken from position ``start`` of ``weights`` followed by ``tail`` for ever."""
+    return [weights[i] if i < len(weights) else tail for i in range(start, start + count)]
+
+
+def weighted_best(values: Iterable[float], weights: Sequence[float], tail: float = 0.0) -> float:
+    """Sum of the values sorted best first, each times its position's weight (best-N when tail is 0)."""
+    ordered = sorted(values, reverse=True)
+    return sum(v * w for v, w in zip(ordered, weights_from(weights, tail, 0, len(ordered))))
+
+
+def rank_key(total: float) -> float:
+    """The key totals are compared on when ranking, free of float noise."""
+    return round_half_up(total, RANK_DIGITS)
+
+
+def competition_ranks(totals: Sequence[float], higher_is_better: bool = True) -> list[int]:
+    """Standard competition ranks (1, 2, 2, 4); equal totals share the better rank."""
+    badness = [-rank_key(t) if higher_is_better else rank_key(t) for t in totals]
+    ordered = sorted(badness)
+    return [1 + bisect_left(ordered, b) for b in badness]

@@ -1,0 +1,324 @@
+"""Tour de France de Diplomatie: points of one tournament (§1) and the weighted season total (§2).
+
+Rules: ``../shared/rules/tdf.md``; source ``../shared/rules/sources/tdf-reglement.txt``.
+Nothing is rounded here ("sans arrondi"); rounding is for display only.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Mapping, Sequence
+
+from .errors import InvalidInput
+from .mechanics import competition_ranks, effective_places, shared_value, tie_sizes, weights_from
+from .text import fold
+
+#: Points of a non-classified organiser, helper, or person present at a cancelled tournament (§1).
+ROLE_POINTS = 100.0
+#: Weights of a player's non-major tournaments, best first (§2); every further one counts TAIL.
+WEIGHTS = (1.0, 0.8, 0.4, 0.2)
+TAIL = 0.1
+#: Classified tournaments needed to be ranked in the season (§2).
+MIN_CLASSIFIED = 2
+#: Two totals closer than this are equal (float noise), so the no-loss rule keeps the tournament.
+_EPSILON = 1e-9
+
+
+class Kind(Enum):
+    """Kind of a tournament for the season weighting (§2)."""
+
+    NORMAL = "normal"
+    MAJOR = "majeur"
+    ONLINE = "en ligne"
+    MAJOR_ONLINE = "majeur en ligne"  # an online event officially replacing a tabletop major
+
+    @property
+    def counts_as_major(self) -> bool:
+        return self in (Kind.MAJOR, Kind.MAJOR_ONLINE)
+
+    @classmethod
+    def parse(cls, text: str | None) -> "Kind":
+        """The kind named by ``text`` (any case, accents optional); blank is ``normal``."""
+        key = fold(text or "") or "normal"
+        for kind in cls:
+            if fold(kind.value) == key:
+                return kind
+        raise InvalidInput(
+            f"type attendu : {', '.join(k.value for k in cls)} ; trouvé « {text} »"
+        )
+
+
+class Role(Enum):
+    """Roles of people who are not classified but get 100 points (§1)."""
+
+    ORGANISER = "organisateur"
+    HELPER = "aide"
+    CANCELLED = "annulé"  # present when the tournament was cancelled at the last minute
+
+    @classmethod
+    def parse(cls, text: str | None) -> "Role | None":
+        """The role named by ``text`` (any case, accents optional); blank or ``joueur`` is None."""
+        key = fold(text or "")
+        if key in ("", "joueur"):
+            return None
+        for role in cls:
+            if fold(role.value) == key:
+                return role
+        raise InvalidInput(
+            f"rôle attendu : joueur (ou vide), {', '.join(r.value for r in cls)} ; trouvé « {text} »"
+        )
+
+
+# --- §1 Points of one tournament -------------------------------------------------------------
+
+
+def place_points(place: int, classified: int, interrupted: bool = False) -> float:
+    """Points of one untied place among ``classified`` players (§1; interrupted: no winner bonus)."""
+    if classified < 1:
+        raise InvalidInput(f"nombre de classés attendu : au moins 1 ; trouvé {classified}")
+    if not 1 <= place <= classified:
+        raise InvalidInput(f"place attendue entre 1 et {classified} ; trouvé {place}")
+    if place == 1:
+        return 1000.0 if interrupted else 1000.0 + classified
+    # Closed form, so that the last place gets exactly 100 (repeated division drifts).
+    return 1000.0 / 10 ** ((place - 1) / (classified - 1))
+
+
+def tied_points(place: int, classified: int, tied: int = 1, interrupted: bool = False) -> float:
+    """Points of each of ``tied`` players tied at ``place``: the mean of their places' points (§1)."""
+    if tied < 1:
+        raise InvalidInput(f"ex aequo attendus : au moins 1 ; trouvé {tied}")
+    if place >= 1 and place + tied - 1 > classified:
+        raise InvalidInput(
+            f"{tied} ex aequo à la place {place} dépassent les {classified} classés"
+        )
+    return shared_value(place, tied, lambda p: place_points(p, classified, interrupted))
+
+
+class Status(Enum):
+    """What a result line is for the tournament's points."""
+
+    CLASSIFIED = "classé"
+    ROLE = "rôle"
+    DUPLICATE = "doublon"  # a person's second line (two boards): only the best one counts
+
+
+@dataclass(frozen=True)
+class Line:
+    """One result line as the organiser typed it."""
+
+    player: str
+    place: int | None = None  # official place; None when not classified
+    role: Role | None = None
+    imposed_points: float | None = None  # a special decision replacing the computed points
+    imposed_place: int | None = None  # a special decision: "the points of place N"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A line with what it earns: effective place, tie size and points."""
+
+    line: Line
+    status: Status
+    place: int | None = None  # effective place: 1 + classified people strictly ahead
+    tied: int | None = None
+    points: float = 0.0
+    imposed: bool = False
+
+    @property
+    def classified(self) -> bool:
+        return self.status is Status.CLASSIFIED
+
+
+def _best_line_first(line: Line) -> tuple:
+    return (line.place is None, line.place or 0)
+
+
+def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[Scored]:
+    """Points of every line of one tournament (§1), in the order of ``lines``.
+
+    A line with a place is classified (a playing organiser gets only his place's points);
+    a line without a place needs a role (100 points). A person's further lines are duplicates:
+    the best one is kept and the people behind the others move up.
+    """
+    by_player: dict[str, list[int]] = defaultdict(list)
+    for i, line in enumerate(lines):
+        if line.place is None and line.role is None:
+            raise InvalidInput(f"{line.player} : ni place ni rôle")
+        if line.place is not None and line.place < 1:
+            raise InvalidInput(f"{line.player} : place attendue ≥ 1 ; trouvé {line.place}")
+        by_player[line.player].append(i)
+
+    kept = sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
+    classified = [i for i in kept if lines[i].place is not None]
+    official = [lines[i].place for i in classified]
+    x = len(classified)
+    places = dict(zip(classified, effective_places(official)))
+    sizes = dict(zip(classified, tie_sizes(official)))
+
+    shared: dict[tuple[int, int], float] = {}
+    scored: list[Scored] = []
+    kept_set = set(kept)
+    for i, line in enumerate(lines):
+        if i not in kept_set:
+            scored.append(Scored(line, Status.DUPLICATE))
+            continue
+        if i in places:
+            key = (places[i], sizes[i])
+            if key not in shared:
+                shared[key] = tied_points(places[i], x, sizes[i], interrupted)
+            status, place, tied, points = Status.CLASSIFIED, places[i], sizes[i], shared[key]
+        else:
+            status, place, tied, points = Status.ROLE, None, None, ROLE_POINTS
+        imposed = line.imposed_points is not None or line.imposed_place is not None
+        if line.imposed_points is not None:
+            points = float(line.imposed_points)
+        elif line.imposed_place is not None:
+            points = place_points(line.imposed_place, x, interrupted)
+        scored.append(Scored(line, status, place, tied, points, imposed))
+    return scored
+
+
+def tournament_points(places: Sequence[int | Role | None], interrupted: bool = False) -> list[float | None]:
+    """Points of a column of official places (§1): a role gives 100, None (not classified) gives None."""
+    lines = [
+        Line(str(i), place=p if isinstance(p, int) else None, role=p if isinstance(p, Role) else None)
+        for i, p in enumerate(places)
+        if p is not None
+    ]
+    points = iter(s.points for s in score_tournament(lines, interrupted))
+    return [None if p is None else next(points) for p in places]
+
+
+# --- §2 Season total -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outing:
+    """One player's points in one tournament, as the season sees them."""
+
+    points: float
+    kind: Kind = Kind.NORMAL
+    classified: bool = True  # False for a 100-point role: it counts, but not toward the two
+    tournament: str = ""
+
+
+@dataclass(frozen=True)
+class Season:
+    """A player's season: total, and for each outing the weight applied."""
+
+    outings: tuple[Outing, ...]
+    weights: tuple[float, ...]
+    set_aside: tuple[bool, ...]  # True where the no-loss rule treated the tournament as not played
+    total: float
+
+    @property
+    def classified(self) -> int:
+        """Tournaments played as a classified player (§2: two are needed to be ranked)."""
+        return sum(o.classified for o in self.outings)
+
+    @property
+    def ranked(self) -> bool:
+        return self.classified >= MIN_CLASSIFIED
+
+
+def _weighted(points: Sequence[float], start: int) -> float:
+    return sum(p * w for p, w in zip(points, weights_from(WEIGHTS, TAIL, start, len(points))))
+
+
+def season(outings: Iterable[Outing]) -> Season:
+    """A player's weighted season total (§2): majors 100%, others 100/80/40/20/10%, online last
+    and at most 80%, and the no-loss rule.
+
+    No-loss rule, exactly: the total is the best, over k, of keeping only the player's k best
+    other non-major tournaments (the rest treated as not played); ties keep more tournaments.
+    """
+    outings = tuple(outings)
+    by_points = sorted(range(len(outings)), key=lambda i: -outings[i].points)
+    majors = [i for i in by_points if outings[i].kind.counts_as_major]
+    others = [i for i in by_points if outings[i].kind is Kind.NORMAL]
+    online = [i for i in by_points if outings[i].kind is Kind.ONLINE]
+    online_points = [outings[i].points for i in online]
+
+    def online_from(k: int) -> float:
+        return _weighted(online_points, max(k, 1))
+
+    best_k, best = 0, online_from(0)
+    kept = 0.0
+    for k in range(1, len(others) + 1):
+        kept += outings[others[k - 1]].points * weights_from(WEIGHTS, TAIL, k - 1, 1)[0]
+        value = kept + online_from(k)
+        if value > best - _EPSILON:
+            best_k, best = k, value
+
+    weights = [0.0] * len(outings)
+    for i in majors:
+        weights[i] = 1.0
+    for i, w in zip(others[:best_k], weights_from(WEIGHTS, TAIL, 0, best_k)):
+        weights[i] = w
+    for i, w in zip(online, weights_from(WEIGHTS, TAIL, max(best_k, 1), len(online))):
+        weights[i] = w
+    set_aside = [False] * len(outings)
+    for i in others[best_k:]:
+        set_aside[i] = True
+    total = sum(o.points * w for o, w in zip(outings, weights))
+    return Season(outings, tuple(weights), tuple(set_aside), total)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One person's line in the season standings; rank is None when not ranked (§2)."""
+
+    player: str
+    rank: int | None
+    season: Season
+
+
+def standings(outings_by_player: Mapping[str, Iterable[Outing]]) -> list[Standing]:
+    """The season standings (§2): ranked players by total (equal totals share a rank),
+    then the people with fewer than two classified tournaments, unranked."""
+    seasons = {player: season(outings) for player, outings in outings_by_player.items()}
+    order = sorted(seasons, key=lambda p: (not seasons[p].ranked, -seasons[p].total, fold(p), p))
+    ranked = [p for p in order if seasons[p].ranked]
+    ranks = dict(zip(ranked, competition_ranks([seasons[p].total for p in ranked])))
+    return [Standing(p, ranks.get(p), seasons[p]) for p in order]
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament of the season with its result lines."""
+
+    name: str
+    kind: Kind = Kind.NORMAL
+    interrupted: bool = False
+    lines: tuple[Line, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeasonReport:
+    """Everything the federation publishes for a season: each tournament's scored lines,
+    the standings, and for each (player, tournament) the weight applied and whether the
+    no-loss rule set it aside."""
+
+    scored: dict[str, list[Scored]]
+    standings: list[Standing]
+    weights: dict[tuple[str, str], tuple[float, bool]]
+
+
+def run_season(tournaments: Sequence[Tournament]) -> SeasonReport:
+    """Score every tournament (§1) and weight every player's season (§2)."""
+    scored = {t.name: score_tournament(t.lines, t.interrupted) for t in tournaments}
+    outings: dict[str, list[Outing]] = defaultdict(list)
+    for t in tournaments:
+        for s in scored[t.name]:
+            if s.status is not Status.DUPLICATE:
+                outings[s.line.player].append(Outing(s.points, t.kind, s.classified, t.name))
+    table = standings(outings)
+    weights = {
+        (st.player, o.tournament): (w, aside)
+        for st in table
+        for o, w, aside in zip(st.season.outings, st.season.weights, st.season.set_aside)
+    }
+    return SeasonReport(scored, table, weights)

@@ -1,0 +1,16 @@
+"""Text as people type it into spreadsheets: stray spaces, any case, accents or not."""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def clean(text: str) -> str:
+    """Trim and collapse runs of white space (non-breaking spaces included); accents and case kept."""
+    return " ".join(text.split())
+
+
+def fold(text: str) -> str:
+    """A key for matching keywords typed in any case, with or without accents (``Annulé`` -> ``annule``)."""
+    decomposed = unicodedata.normalize("NFKD", clean(text).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
