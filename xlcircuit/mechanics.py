@@ -23,7 +23,7 @@ def round_half_up(x: float, digits: int = 0) -> float:
 
 def format_half_up(x: float, digits: int = 0) -> str:
     """A number as text, rounded half up to ``digits`` decimals (``911.5`` -> ``'912'``)."""
-    return f"{round_half_up(x, digits):.{digits}f}"
+    return f"{round_half_up(x, digits) + 0.0:.{digits}f}"  # + 0.0 turns -0.0 into 0.0
 
 
 def effective_places(official: Sequence[int]) -> list[int]:

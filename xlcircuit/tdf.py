@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
-from .mechanics import competition_ranks, effective_places, shared_value, tie_sizes, weights_from
+from .mechanics import competition_ranks, effective_places, rank_key, shared_value, tie_sizes, weights_from
 from .text import fold
 
 #: Points of a non-classified organiser, helper, or person present at a cancelled tournament (§1).
@@ -39,9 +39,9 @@ class Kind(Enum):
         return self in (Kind.MAJOR, Kind.MAJOR_ONLINE)
 
     @classmethod
-    def parse(cls, text: str | None) -> "Kind":
+    def parse(cls, text: object) -> "Kind":
         """The kind named by ``text`` (any case, accents optional); blank is ``normal``."""
-        key = fold(text or "") or "normal"
+        key = fold("" if text is None else str(text)) or "normal"
         for kind in cls:
             if fold(kind.value) == key:
                 return kind
@@ -58,17 +58,25 @@ class Role(Enum):
     CANCELLED = "annulé"  # present when the tournament was cancelled at the last minute
 
     @classmethod
-    def parse(cls, text: str | None) -> "Role | None":
+    def parse(cls, text: object) -> "Role | None":
         """The role named by ``text`` (any case, accents optional); blank or ``joueur`` is None."""
-        key = fold(text or "")
-        if key in ("", "joueur"):
+        key = fold("" if text is None else str(text))
+        if key in ("", "joueur", "joueuse"):
             return None
         for role in cls:
-            if fold(role.value) == key:
+            if fold(role.value) == key or key in _ROLE_ALIASES.get(role.value, ()):
                 return role
         raise InvalidInput(
             f"rôle attendu : joueur (ou vide), {', '.join(r.value for r in cls)} ; trouvé « {text} »"
         )
+
+
+#: Other words organisers use for a role (the source itself says "co-organisateur").
+_ROLE_ALIASES = {
+    "organisateur": ("organisatrice", "co-organisateur", "co-organisatrice", "coorganisateur", "coorganisatrice"),
+    "aide": ("aidant", "aidante"),
+    "annulé": ("annulee", "tournoi annule"),
+}
 
 
 # --- §1 Points of one tournament -------------------------------------------------------------
@@ -251,7 +259,7 @@ def season(outings: Iterable[Outing]) -> Season:
         kept += outings[others[k - 1]].points * weights_from(WEIGHTS, TAIL, k - 1, 1)[0]
         value = kept + online_from(k)
         if value > best - _EPSILON:
-            best_k, best = k, value
+            best_k, best = k, max(best, value)
 
     weights = [0.0] * len(outings)
     for i in majors:
@@ -280,7 +288,7 @@ def standings(outings_by_player: Mapping[str, Iterable[Outing]]) -> list[Standin
     """The season standings (§2): ranked players by total (equal totals share a rank),
     then the people with fewer than two classified tournaments, unranked."""
     seasons = {player: season(outings) for player, outings in outings_by_player.items()}
-    order = sorted(seasons, key=lambda p: (not seasons[p].ranked, -seasons[p].total, fold(p), p))
+    order = sorted(seasons, key=lambda p: (not seasons[p].ranked, -rank_key(seasons[p].total), fold(p), p))
     ranked = [p for p in order if seasons[p].ranked]
     ranks = dict(zip(ranked, competition_ranks([seasons[p].total for p in ranked])))
     return [Standing(p, ranks.get(p), seasons[p]) for p in order]

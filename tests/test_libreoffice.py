@@ -1,0 +1,83 @@
+"""What a club sees: the filled workbook opened and recalculated by LibreOffice, a real spreadsheet program.
+
+Needs ``soffice`` (Debian package ``libreoffice-calc-nogui``); ``.ci/run`` installs it. Elsewhere the
+tests skip with a reason, but never when ``CI`` is set.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import write_season
+from xlcircuit.workbook import Book
+from xlcircuit.workbook import tdf as tdf_book
+
+CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+
+
+def soffice() -> str:
+    found = shutil.which("soffice") or shutil.which("libreoffice")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("LibreOffice is required in CI: .ci/run must install libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    return found
+
+
+def sheets_as_csv(workbook: Path, tmp_path: Path) -> dict[str, list[list[str]]]:
+    """Every sheet of a workbook as LibreOffice exports it (a copy, in a private profile)."""
+    work = tmp_path / "lo"
+    work.mkdir()
+    copy = work / "classeur.xlsx"
+    shutil.copy(workbook, copy)
+    subprocess.run(
+        [soffice(), "--headless", "--norestore", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+         "--convert-to", CSV_FILTER, "--outdir", str(work / "out"), str(copy)],
+        check=True, capture_output=True, timeout=180,
+    )
+    sheets = {}
+    for path in (work / "out").glob("classeur-*.csv"):
+        with path.open(encoding="utf-8", newline="") as handle:
+            sheets[path.stem.removeprefix("classeur-")] = list(csv.reader(handle))
+    return sheets
+
+
+def fill(path: Path) -> tdf_book.Summary:
+    book = Book(path)
+    summary = tdf_book.fill(book)
+    book.save()
+    return summary
+
+
+def test_libreoffice_shows_the_standings_the_core_computed(demo_path, tmp_path):
+    summary = fill(demo_path)
+    sheets = sheets_as_csv(demo_path, tmp_path)
+    header, *rows = sheets["Classement"]
+    assert header[:4] == ["Rang", "Joueur", "Tournois classés", "Total"]
+    assert len(rows) == len(summary.report.standings)
+    for row, standing in zip(rows, summary.report.standings):
+        assert row[0] == ("" if standing.rank is None else str(standing.rank))
+        assert row[1] == standing.player
+        assert int(row[2]) == standing.season.classified
+        assert float(row[3]) == pytest.approx(standing.season.total, abs=1e-6)
+    points_header = sheets["Points"][0]
+    assert points_header[:3] == ["Tournoi", "Date", "Joueur"]
+    assert len(sheets["Points"]) - 1 == sum(len(v) for v in summary.report.scored.values())
+
+
+def test_libreoffice_reads_formula_like_names_as_text(tmp_path):
+    evil = '=HYPERLINK("http://x","y")'
+    path = write_season(tmp_path / "noms.xlsx",
+                        [("Open", dt.date(2025, 10, 1), "normal", None), ("Open 2", dt.date(2025, 11, 1), "normal", None)],
+                        [("Open", evil, 1, None, None), ("Open", "=1+1", 2, None, None),
+                         ("Open 2", evil, 1, None, None), ("Open 2", "=1+1", 2, None, None)])
+    fill(path)
+    rows = sheets_as_csv(path, tmp_path)["Classement"]
+    assert [r[1] for r in rows[1:]] == [evil, "=1+1"]

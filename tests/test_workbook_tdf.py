@@ -1,0 +1,370 @@
+"""The TdF season workbook: template, fill, checks, and what must survive a fill."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.chart import BarChart, Reference
+from openpyxl.comments import Comment
+from openpyxl.drawing.image import Image
+from openpyxl.formatting.rule import CellIsRule
+from openpyxl.styles import PatternFill
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.table import TableColumn
+from PIL import Image as PILImage
+
+from conftest import table_rows, write_season
+from xlcircuit.errors import WorkbookError, WorkbookProblems
+from xlcircuit.mechanics import format_half_up
+from xlcircuit.workbook import Book, federation_of
+from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.workbook.io import save_atomic
+
+SQRT10 = 10 ** 0.5
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def filled(path: Path, output: Path | None = None) -> openpyxl.Workbook:
+    book = Book(path)
+    tdf_book.fill(book)
+    book.save(output)
+    return openpyxl.load_workbook(output or path)
+
+
+def as_dicts(ws, name):
+    header, *rows = table_rows(ws, name)
+    return [dict(zip(header, row)) for row in rows]
+
+
+# --- template --------------------------------------------------------------------------------
+
+
+def test_new_workbook_has_the_input_and_output_tables_in_french(tmp_path):
+    path = tmp_path / "neuf.xlsx"
+    save_atomic(tdf_book.new_workbook(), path)
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == ["Guide", "Tournois", "Résultats", "Points", "Classement"]
+    assert table_rows(wb["Tournois"], "Tournois")[0] == ["Tournoi", "Date", "Type", "Interrompu"]
+    assert table_rows(wb["Résultats"], "Resultats")[0] == ["Tournoi", "Joueur", "Place", "Rôle", "Points imposés"]
+    assert table_rows(wb["Classement"], "Classement")[0] == ["Rang", "Joueur", "Tournois classés", "Total"]
+    assert wb.custom_doc_props["xlcircuit"].value == "tdf"
+    lists = [dv.formula1 for dv in wb["Tournois"].data_validations.dataValidation]
+    assert '"normal,majeur,en ligne,majeur en ligne"' in lists
+
+
+def test_the_committed_template_is_the_one_new_writes():
+    template = Path(__file__).parent.parent / "workbooks" / "tdf-saison.xlsx"
+    wb = openpyxl.load_workbook(template)
+    fresh = tdf_book.new_workbook()
+    assert wb.sheetnames == fresh.sheetnames
+    for ws in fresh.worksheets:
+        for name in ws.tables:
+            assert table_rows(wb[ws.title], name) == table_rows(ws, name)
+    assert Book(template).federation == "tdf"
+
+
+def test_an_empty_template_fills_without_error(tmp_path):
+    path = write_season(tmp_path / "vide.xlsx", [], [])
+    wb = filled(path)
+    assert table_rows(wb["Classement"], "Classement")[0][:4] == ["Rang", "Joueur", "Tournois classés", "Total"]
+
+
+# --- fill ------------------------------------------------------------------------------------
+
+
+def test_fill_writes_points_and_standings_computed_by_hand(small_season):
+    wb = filled(small_season)
+    standings = as_dicts(wb["Classement"], "Classement")
+    # Open A: x = 3, r = sqrt(10): 1003, then Bruno and Chloé tied 2nd share (1000/sqrt(10) + 100) / 2;
+    # Denis organised without playing: 100. France (major): 1003, 1000/sqrt(10), 100.
+    tied = (1000 / SQRT10 + 100) / 2
+    expected = [
+        (1, "Alice", 2, 1003 + 1000 / SQRT10),
+        (2, "Bruno", 2, tied + 1003),
+        (3, "Chloé", 2, tied + 100),
+        (None, "Denis", 0, 100),
+    ]
+    got = [(r["Rang"], r["Joueur"], r["Tournois classés"], r["Total"]) for r in standings]
+    assert [g[:3] for g in got] == [e[:3] for e in expected]
+    assert [g[3] for g in got] == pytest.approx([e[3] for e in expected])
+    assert standings[1]["Open A"] == pytest.approx(tied)
+    assert standings[3]["France"] is None
+    points = as_dicts(wb["Points"], "Points")
+    denis = next(p for p in points if p["Joueur"] == "Denis")
+    assert (denis["Statut"], denis["Points"], denis["Place retenue"]) == ("organisateur", 100, None)
+    chloe = next(p for p in points if p["Joueur"] == "Chloé" and p["Tournoi"] == "Open A")
+    assert (chloe["Place retenue"], chloe["Ex aequo"]) == (2, 2)
+
+
+def test_fill_of_the_example_holds_the_worked_examples(demo_path):
+    wb = filled(demo_path)
+    points = as_dicts(wb["Points"], "Points")
+    paris = [p for p in points if p["Tournoi"] == "Tournoi de Paris"]
+    # tdf.md §1, example 1 (x = 21), rounded half up; Guéric: non-playing co-organiser, 100.
+    assert [format_half_up(p["Points"]) for p in paris if p["Statut"] == "classé"] == (
+        "1021 891 794 708 631 562 501 447 398 355 316 282 251 224 200 178 158 141 126 112 100".split())
+    assert [(p["Joueur"], p["Points"]) for p in paris if p["Statut"] == "organisateur"] == [("Guéric", 100)]
+    lyon = [p for p in points if p["Tournoi"] == "Tournoi de Lyon"]
+    # Example 2 (x = 12): two tied first, four tied ninth.
+    assert [format_half_up(p["Points"]) for p in lyon] == (
+        "912 912 658 534 433 351 285 231 141 141 141 141".split())
+
+
+def test_output_values_are_numbers_with_display_formats(demo_path):
+    wb = filled(demo_path)
+    ws = wb["Classement"]
+    header = [c.value for c in ws[1]]
+    total = ws.cell(2, header.index("Total") + 1)
+    assert isinstance(total.value, float) and total.number_format == "0.0"
+    assert ws.freeze_panes == "A2"
+
+
+def test_no_loss_rule_and_weights_are_shown_in_points(demo_path):
+    wb = filled(demo_path)
+    thomas = [p for p in as_dicts(wb["Points"], "Points") if p["Joueur"] == "Thomas Girard"]
+    aside = [p for p in thomas if p["Poids"] == 0]
+    assert [p["Tournoi"] for p in aside] == ["Tournoi de Marseille"]
+    assert "non-perte" in aside[0]["Remarque"]
+    online = next(p for p in thomas if p["Tournoi"].startswith("Championnat du monde"))
+    assert online["Poids"] == pytest.approx(0.4)
+
+
+def test_duplicate_line_is_marked_and_warned(demo_path):
+    book = Book(demo_path)
+    summary = tdf_book.fill(book)
+    book.save()
+    assert any("Julien Morel" in w and "doublon" in w for w in summary.warnings)
+    points = as_dicts(openpyxl.load_workbook(demo_path)["Points"], "Points")
+    morel = [p for p in points if p["Joueur"] == "Julien Morel" and p["Tournoi"] == "Tournoi de Toulouse"]
+    assert sorted(p["Statut"] for p in morel) == ["classé", "doublon"]
+    doublon = next(p for p in morel if p["Statut"] == "doublon")
+    assert doublon["Points"] is None and doublon["Points comptés"] is None
+
+
+def test_refill_gives_the_same_tables_whatever_the_row_order(tmp_path, demo_path):
+    from xlcircuit import example_tdf
+
+    once = filled(demo_path)
+    shuffled = write_season(tmp_path / "melange.xlsx", list(reversed(example_tdf.TOURNOIS)),
+                            example_tdf.RESULTATS[::2] + example_tdf.RESULTATS[1::2])
+    filled(shuffled)
+    twice = filled(shuffled)
+    for sheet, name in (("Points", "Points"), ("Classement", "Classement")):
+        assert table_rows(twice[sheet], name) == table_rows(once[sheet], name)
+
+
+def test_fill_to_another_file_leaves_the_input_untouched(small_season, tmp_path):
+    before = digest(small_season)
+    out = tmp_path / "sortie.xlsx"
+    filled(small_season, out)
+    assert digest(small_season) == before
+    assert as_dicts(openpyxl.load_workbook(out)["Classement"], "Classement")[0]["Joueur"] == "Alice"
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+
+def test_every_problem_is_reported_at_once_and_nothing_is_written(tmp_path):
+    path = write_season(
+        tmp_path / "fautes.xlsx",
+        [("Open A", dt.date(2025, 10, 1), "normal", None),
+         ("Open A", dt.date(2025, 11, 1), "normal", None),
+         ("Open B", "pas une date", "régional", "peut-être")],
+        [("Open A", "Alice", 0, None, None),
+         ("Open Z", "Bruno", 1, None, None),
+         ("Open A", "Chloé", None, None, None),
+         ("Open A", None, 2, None, None),
+         ("Open A", "Denis", 2.5, "arbitre", "beaucoup"),
+         ("Open A", "Eve", 3, "annulé", None)],
+    )
+    before = digest(path)
+    with pytest.raises(WorkbookProblems) as caught:
+        tdf_book.fill(Book(path))
+    where = {(p.sheet, p.row, p.column) for p in caught.value.problems}
+    assert where == {
+        ("Tournois", 3, "Tournoi"),  # duplicate name
+        ("Tournois", 4, "Date"), ("Tournois", 4, "Type"), ("Tournois", 4, "Interrompu"),
+        ("Résultats", 2, "Place"),  # 0
+        ("Résultats", 3, "Tournoi"),  # unknown tournament
+        ("Résultats", 4, "Place"),  # classified without a place
+        ("Résultats", 5, "Joueur"),  # no name
+        ("Résultats", 6, "Place"), ("Résultats", 6, "Rôle"), ("Résultats", 6, "Points imposés"),
+        ("Résultats", 7, "Rôle"),  # a cancelled tournament has no places
+    }
+    message = str(caught.value)
+    assert "Résultats!C2 (colonne « Place ») : place attendue : un entier positif" in message
+    assert "trouvé 0" in message and "« Open Z »" in message
+    assert digest(path) == before
+
+
+def test_missing_table_and_missing_column_are_reported(tmp_path, small_season):
+    wb = openpyxl.load_workbook(small_season)
+    ws = wb["Résultats"]
+    ws["C1"] = "Classement final"  # the Place header renamed
+    ws.tables["Resultats"].tableColumns[2].name = "Classement final"
+    del wb["Tournois"].tables["Tournois"]
+    wb.save(small_season)
+    with pytest.raises(WorkbookProblems) as caught:
+        tdf_book.compute(Book(small_season))
+    text = str(caught.value)
+    assert "table « Tournois » introuvable" in text
+    assert "colonne « Place » absente de la table « Resultats »" in text
+
+
+def test_output_table_never_spreads_over_the_organisers_cells(small_season):
+    wb = openpyxl.load_workbook(small_season)
+    wb["Classement"]["F1"] = "Mes notes"
+    wb.save(small_season)
+    before = digest(small_season)
+    with pytest.raises(WorkbookProblems, match="Classement!F1"):
+        tdf_book.fill(Book(small_season))
+    assert digest(small_season) == before
+
+
+@pytest.mark.parametrize("content, expected", [
+    (b"", "pas un classeur .xlsx lisible"),
+    (b"PK\x03\x04 truncated", "pas un classeur .xlsx lisible"),
+    (b"Tournoi;Joueur\n", "pas un classeur .xlsx lisible"),
+])
+def test_unreadable_files_give_one_sentence(tmp_path, content, expected):
+    path = tmp_path / "abime.xlsx"
+    path.write_bytes(content)
+    with pytest.raises(WorkbookError, match=expected):
+        Book(path)
+
+
+def test_a_csv_file_is_refused_in_one_sentence(tmp_path):
+    path = tmp_path / "resultats.csv"
+    path.write_text("Tournoi;Joueur\n", encoding="utf-8")
+    with pytest.raises(WorkbookError, match="enregistrez-le au format .xlsx"):
+        Book(path)
+
+
+def test_a_workbook_without_the_federation_mark_needs_the_flag(tmp_path, small_season):
+    wb = openpyxl.load_workbook(small_season)
+    wb.custom_doc_props = type(wb.custom_doc_props)()
+    wb.save(small_season)
+    with pytest.raises(WorkbookError, match="--federation"):
+        federation_of(Book(small_season))
+    assert federation_of(Book(small_season), "tdf") is tdf_book
+
+
+# --- what the organiser typed ----------------------------------------------------------------
+
+
+def test_sloppy_but_meaningful_input_is_accepted(tmp_path):
+    path = write_season(
+        tmp_path / "saisie.xlsx",
+        [("  Open   A ", "01/10/2025", " MAJEUR ", "Non"), ("Web", "2025-11-02", "En Ligne", "OUI")],
+        [("Open A", " Alice ", 1.0, "", None), ("Open A", "Bruno", "2", "Joueur", None),
+         ("Open A", "Chloé", None, "Aide", None),
+         ("Web", "Alice", 1, None, None), ("Web", "Bruno", 2, None, "place 1")],
+    )
+    summary = tdf_book.compute(Book(path))
+    assert [t.name for t in summary.tournaments] == ["Open A", "Web"]
+    assert summary.tournaments[0].kind.value == "majeur" and summary.tournaments[1].interrupted
+    web = {s.line.player: s.points for s in summary.report.scored["Web"]}
+    assert web == {"Alice": 1000.0, "Bruno": 1000.0}  # interrupted: no bonus; Bruno imposed place 1
+    assert {s.line.player for s in summary.report.scored["Open A"]} == {"Alice", "Bruno", "Chloé"}
+
+
+def test_names_differing_only_by_case_or_accents_are_warned(tmp_path):
+    path = write_season(
+        tmp_path / "noms.xlsx",
+        [("Open A", dt.date(2025, 10, 1), "normal", None), ("Open B", dt.date(2025, 11, 1), "normal", None)],
+        [("Open A", "Rémi Durand", 1, None, None), ("Open B", "remi durand", 1, None, None)],
+    )
+    summary = tdf_book.compute(Book(path))
+    assert any("« Rémi Durand »" in w and "« remi durand »" in w for w in summary.warnings)
+
+
+def test_formula_cells_are_read_through_their_calculated_value(small_season):
+    wb = openpyxl.load_workbook(small_season)
+    ws = wb["Résultats"]
+    ws["C3"] = "=1+1"  # Bruno's place, as a formula never calculated (openpyxl stores no value)
+    wb.save(small_season)
+    with pytest.raises(WorkbookProblems, match="formule jamais calculée"):
+        tdf_book.compute(Book(small_season))
+
+
+def test_formula_like_names_stay_text_in_every_output(tmp_path):
+    evil = '=HYPERLINK("http://x","y")'
+    dde = "=cmd|' /C calc'!A0"
+    path = write_season(
+        tmp_path / "noms.xlsx",
+        [(dde, dt.date(2025, 10, 1), "normal", None), ("Open B", dt.date(2025, 11, 1), "normal", None)],
+        [(dde, evil, 1, None, None), (dde, "+33 Bob", 2, None, None),
+         ("Open B", evil, 2, None, None), ("Open B", "+33 Bob", 1, None, None)],
+    )
+    wb = filled(path)
+    names = [c for row in wb["Classement"].iter_rows() for c in row if c.value in (evil, "+33 Bob", dde)]
+    names += [c for row in wb["Points"].iter_rows() for c in row if c.value in (evil, "+33 Bob", dde)]
+    assert len(names) >= 9
+    assert all(c.data_type == "s" and c.quotePrefix for c in names)
+
+
+# --- what must survive a fill ----------------------------------------------------------------
+
+
+def test_everything_the_organiser_added_survives_a_fill(tmp_path, small_season):
+    wb = openpyxl.load_workbook(small_season)
+    notes = wb.create_sheet("Mes notes")
+    notes["A1"] = "Budget"
+    notes["B1"] = 120
+    notes["B2"] = "=B1*2"
+    notes["A3"].fill = PatternFill("solid", fgColor="FFFF00")
+    notes["A1"].comment = Comment("note de l'organisateur", "Orga")
+    notes["A4"].hyperlink = "https://example.org"
+    notes.conditional_formatting.add("B1:B2", CellIsRule(operator="greaterThan", formula=["100"],
+                                                         fill=PatternFill("solid", fgColor="FF0000")))
+    chart = BarChart()
+    chart.add_data(Reference(notes, min_col=2, min_row=1, max_row=2))
+    notes.add_chart(chart, "D2")
+    picture = tmp_path / "logo.png"
+    PILImage.new("RGB", (8, 8), "blue").save(picture)
+    notes.add_image(Image(picture), "D20")
+    wb.defined_names["Budget"] = DefinedName("Budget", attr_text="'Mes notes'!$B$1")
+    # An extra column of the organiser's inside an input table, with a formula.
+    res = wb["Résultats"]
+    table = res.tables["Resultats"]
+    res["F1"] = "Commentaire"
+    res["F2"] = '=B2&" (club)"'
+    table.ref = table.ref.replace("E", "F")
+    table.autoFilter.ref = table.ref
+    table.tableColumns.append(TableColumn(id=6, name="Commentaire"))
+    wb["Classement"]["H30"] = "=SUM(D:D)"  # beside the output table, not in its way
+    wb.save(small_season)
+
+    after = filled(small_season)
+    assert after.sheetnames[-1] == "Mes notes"
+    n = after["Mes notes"]
+    assert (n["A1"].value, n["B1"].value, n["B2"].value) == ("Budget", 120, "=B1*2")
+    assert n["A3"].fill.fgColor.rgb.endswith("FFFF00")
+    assert n["A1"].comment.text == "note de l'organisateur"
+    assert n["A4"].hyperlink.target == "https://example.org"
+    assert len(n.conditional_formatting) == 1
+    assert len(n._charts) == 1 and len(n._images) == 1
+    assert after.defined_names["Budget"].attr_text == "'Mes notes'!$B$1"
+    res = after["Résultats"]
+    assert (res["F1"].value, res["F2"].value) == ("Commentaire", '=B2&" (club)"')
+    assert res.tables["Resultats"].ref.endswith("F8")
+    assert after["Classement"]["H30"].value == "=SUM(D:D)"
+
+
+def test_a_moved_input_table_is_still_found(tmp_path, small_season):
+    wb = openpyxl.load_workbook(small_season)
+    ws = wb["Tournois"]
+    ws.move_range(ws.tables["Tournois"].ref, rows=3, cols=2)
+    ws.tables["Tournois"].ref = "C4:F6"
+    ws.tables["Tournois"].autoFilter.ref = "C4:F6"
+    wb.save(small_season)
+    summary = tdf_book.compute(Book(small_season))
+    assert [t.name for t in summary.tournaments] == ["Open A", "France"]
+    assert summary.tournaments[0].record.cells["Tournoi"] == "C5"

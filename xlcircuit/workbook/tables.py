@@ -1,0 +1,323 @@
+"""Excel tables (ListObjects) as the batch mode reads and writes them.
+
+Input tables are found by table name and header text, never by cell address, so an organiser
+may move them, restyle them and add columns of his own. Output tables are rewritten in place
+at each fill; whatever stands around them on their sheet is left alone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.utils import get_column_letter, range_boundaries
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.filters import AutoFilter
+from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
+from openpyxl.worksheet.worksheet import Worksheet
+
+from ..errors import InvalidInput, Problem
+from ..text import clean, fold
+from .io import Book
+
+TABLE_STYLE = "TableStyleMedium2"
+#: First characters that make a spreadsheet read text as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@")
+#: Rows given a drop-down list in a fresh template.
+VALIDATION_ROWS = 2000
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a table: its header, whether an input table must have it, and its look."""
+
+    header: str
+    required: bool = True
+    width: float = 14
+    number_format: str | None = None
+    choices: tuple[str, ...] = ()  # offered as a drop-down list in the template
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A table the batch mode knows: the sheet the template puts it on, its name, its columns."""
+
+    sheet: str
+    name: str
+    columns: tuple[Column, ...]
+
+
+@dataclass
+class Record:
+    """One row of an input table: what each known column shows, and where it stands."""
+
+    sheet: str
+    row: int
+    values: dict[str, object]
+    cells: dict[str, str]
+
+    def problem(self, header: str, message: str) -> Problem:
+        return Problem(self.sheet, self.row, header, message, self.cells.get(header))
+
+
+@dataclass
+class Problems:
+    """Problems of a workbook, gathered so that all of them are reported at once."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, problem: Problem) -> None:
+        self.items.append(problem)
+
+    def at(self, record: Record, header: str, message: str) -> None:
+        self.add(record.problem(header, message))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def find_table(wb: Workbook, name: str) -> tuple[Worksheet, Table] | None:
+    """The table called ``name`` (Excel compares table names without case), wherever it is."""
+    for ws in wb.worksheets:
+        for table in ws.tables.values():  # ws.tables.items() gives refs, not tables
+            if table.displayName.casefold() == name.casefold():
+                return ws, table
+    return None
+
+
+def _header_index(ws: Worksheet, table: Table) -> tuple[int, int, int, int, dict[str, int]]:
+    min_col, min_row, max_col, max_row = range_boundaries(table.ref)
+    headers = {}
+    for col in range(min_col, max_col + 1):
+        text = ws.cell(min_row, col).value
+        if text is not None:
+            headers.setdefault(fold(str(text)), col)
+    return min_col, min_row, max_col, max_row, headers
+
+
+def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
+    """The non-blank rows of an input table, with what each of the spec's columns shows.
+
+    A missing table or required column is added to ``problems`` (and no rows are returned).
+    """
+    found = find_table(book.wb, spec.name)
+    if found is None:
+        problems.add(Problem(spec.sheet, None, None, f"table « {spec.name} » introuvable dans le classeur "
+                             f"(attendue sur la feuille « {spec.sheet} », avec les colonnes "
+                             f"{', '.join(c.header for c in spec.columns if c.required)})"))
+        return []
+    ws, table = found
+    min_col, min_row, _, max_row, headers = _header_index(ws, table)
+    missing = [c.header for c in spec.columns if c.required and fold(c.header) not in headers]
+    for header in missing:
+        problems.add(Problem(ws.title, min_row, header, f"colonne « {header} » absente de la table « {table.name} » "
+                             f"(colonnes trouvées : {', '.join(str(ws.cell(min_row, c).value) for c in sorted(headers.values()))})"))
+    if missing:
+        return []
+    columns = {c.header: headers[fold(c.header)] for c in spec.columns if fold(c.header) in headers}
+    last_row = max_row - (table.totalsRowCount or 0)
+    records = []
+    for row in range(min_row + 1, last_row + 1):
+        values, cells = {}, {}
+        for header, col in columns.items():
+            cell = ws.cell(row, col)
+            cells[header] = cell.coordinate
+            value = book.value(cell)
+            if value is None and cell.data_type == "f":
+                problems.add(Problem(ws.title, row, header, "formule jamais calculée : ouvrez le classeur dans votre "
+                                     "tableur, enregistrez-le, puis relancez", cell.coordinate))
+            values[header] = value.strip() or None if isinstance(value, str) else value
+        if any(v is not None for v in values.values()):
+            records.append(Record(ws.title, row, values, cells))
+    return records
+
+
+def _shown(value: object) -> str:
+    return f"« {value} »" if isinstance(value, str) else str(value)
+
+
+def as_text(value: object) -> str | None:
+    """A name as typed: spaces trimmed and collapsed, accents and case kept; a number as written."""
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, (dt.datetime, dt.date)):
+        value = value.strftime("%d/%m/%Y")
+    return clean(str(value)) or None
+
+
+def as_positive_int(value: object, what: str = "place") -> int | None:
+    """A positive whole number (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
+    if value is None:
+        return None
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.replace(",", "."))
+        except ValueError:
+            number = None
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
+            or not float(number).is_integer() or number < 1:
+        raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {_shown(value)}")
+    return int(number)
+
+
+def as_number(value: object, what: str = "nombre") -> float | None:
+    """A number (text with a decimal comma accepted); None for a blank."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return float(value.replace(",", ".").replace(" ", ""))
+        except ValueError:
+            pass
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
+        return float(value)
+    raise InvalidInput(f"{what} attendu ; trouvé {_shown(value)}")
+
+
+_YES = {"oui", "o", "x", "vrai", "true", "yes", "1"}
+_NO = {"non", "n", "faux", "false", "no", "0"}
+
+
+def as_yes_no(value: object) -> bool:
+    """``oui`` (or x, vrai, TRUE, 1) is True; blank or ``non`` (or faux, FALSE, 0) is False."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    key = fold(str(value))
+    if key in _YES:
+        return True
+    if key in _NO:
+        return False
+    raise InvalidInput(f"« oui » ou vide attendu ; trouvé {_shown(value)}")
+
+
+def as_date(value: object) -> dt.date | None:
+    """A date cell, or a date typed as text (``13/09/2025`` or ``2025-09-13``); None for a blank."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        for pattern in ("%d/%m/%Y", "%Y-%m-%d", "%d/%m/%y", "%d-%m-%Y", "%d.%m.%Y"):
+            try:
+                return dt.datetime.strptime(value.strip(), pattern).date()
+            except ValueError:
+                continue
+    raise InvalidInput(f"date attendue (jj/mm/aaaa) ; trouvé {_shown(value)}")
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def put(cell, value: object, number_format: str | None = None) -> None:
+    """Write a value; text always stays text (``=HYPERLINK(…)`` as a name is never a formula)."""
+    if isinstance(value, str):
+        value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        cell.value = value
+        cell.data_type = "s"
+        quoted = value.startswith(FORMULA_STARTS)
+        if cell.quotePrefix != quoted:
+            cell.quotePrefix = quoted
+    else:
+        cell.value = value
+        if cell.quotePrefix:
+            cell.quotePrefix = False
+    if number_format and cell.number_format != number_format:
+        cell.number_format = number_format
+
+
+def _place(wb: Workbook, spec: TableSpec) -> tuple[Worksheet, Table | None, int, int]:
+    """Where an output table is, or where it will be created (A1 of its sheet)."""
+    found = find_table(wb, spec.name)
+    if found:
+        ws, table = found
+        min_col, min_row, _, _ = range_boundaries(table.ref)
+        return ws, table, min_col, min_row
+    ws = wb[spec.sheet] if spec.sheet in wb.sheetnames else wb.create_sheet(spec.sheet)
+    return ws, None, 1, 1
+
+
+def _occupied(ws: Worksheet, area: tuple[int, int, int, int], allowed: tuple[int, int, int, int] | None) -> str | None:
+    """The first non-empty cell of ``area`` outside ``allowed``, if any."""
+    min_col, min_row, max_col, max_row = area
+    for row in ws.iter_rows(min_row=min_row, max_row=min(max_row, ws.max_row), min_col=min_col, max_col=max_col):
+        for cell in row:
+            if cell.value is None:
+                continue
+            if allowed and allowed[0] <= cell.column <= allowed[2] and allowed[1] <= cell.row <= allowed[3]:
+                continue
+            return cell.coordinate
+    return None
+
+
+def write_table(wb: Workbook, spec: TableSpec, columns: Sequence[Column], rows: Sequence[Sequence[object]],
+                problems: Problems) -> None:
+    """Rewrite an output table with ``rows`` under ``columns``, growing or shrinking it in place.
+
+    If the table would spread over cells of the organiser's, that is a problem and nothing is written.
+    """
+    ws, table, min_col, min_row = _place(wb, spec)
+    old = range_boundaries(table.ref) if table is not None else None
+    max_col = min_col + len(columns) - 1
+    max_row = min_row + max(len(rows), 1)  # a table keeps at least one (blank) data row
+    new = (min_col, min_row, max_col, max_row)
+    taken = _occupied(ws, new, old)
+    others = [t for t in ws.tables.values() if t is not table and _overlap(range_boundaries(t.ref), new)]
+    if taken or others:
+        where = taken or others[0].ref
+        problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » doit s'étendre sur {where}, "
+                             "qui n'est pas vide : déplacez ce qui s'y trouve, puis relancez", where))
+        return
+    if old is not None:
+        for row in ws.iter_rows(min_row=old[1], max_row=old[3], min_col=old[0], max_col=old[2]):
+            for cell in row:
+                cell.value = None
+    for offset, column in enumerate(columns):
+        put(ws.cell(min_row, min_col + offset), column.header)
+    for r, values in enumerate(rows, start=min_row + 1):
+        for offset, (column, value) in enumerate(zip(columns, values)):
+            put(ws.cell(r, min_col + offset), value, column.number_format)
+    ref = f"{get_column_letter(min_col)}{min_row}:{get_column_letter(max_col)}{max_row}"
+    if table is None:
+        table = Table(displayName=spec.name, ref=ref,
+                      tableStyleInfo=TableStyleInfo(name=TABLE_STYLE, showRowStripes=True))
+        ws.add_table(table)
+        ws.freeze_panes = ws.cell(min_row + 1, min_col)
+    table.ref = ref
+    table.autoFilter = AutoFilter(ref=ref)
+    table.sortState = None
+    table.tableColumns = [TableColumn(id=i, name=c.header) for i, c in enumerate(columns, start=1)]
+    for offset, column in enumerate(columns):
+        dim = ws.column_dimensions[get_column_letter(min_col + offset)]
+        if not dim.customWidth:
+            dim.width = column.width
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def add_input_table(wb: Workbook, spec: TableSpec) -> None:
+    """Put an empty input table, with drop-down lists where the spec offers choices, on its sheet."""
+    problems = Problems()
+    write_table(wb, spec, spec.columns, [], problems)
+    ws = wb[spec.sheet]
+    for offset, column in enumerate(spec.columns, start=1):
+        letter = get_column_letter(offset)
+        if column.choices:
+            rule = DataValidation(type="list", formula1='"' + ",".join(column.choices) + '"', allow_blank=True,
+                                  showErrorMessage=False)
+            rule.add(f"{letter}2:{letter}{VALIDATION_ROWS + 1}")
+            ws.add_data_validation(rule)
