@@ -5,20 +5,19 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import Problems, write_table
+from xlcircuit.workbook.tables import type_rows
 
 
 def write_season(path: Path, tournois, resultats) -> Path:
     """A TdF season workbook from the template with these rows typed into its input tables."""
     wb = tdf_book.new_workbook()
-    problems = Problems()
-    write_table(wb, tdf_book.TOURNOIS, tdf_book.TOURNOIS.columns, tournois, problems)
-    write_table(wb, tdf_book.RESULTATS, tdf_book.RESULTATS.columns, resultats, problems)
-    assert not problems
+    type_rows(wb, tdf_book.TOURNOIS, tournois)
+    type_rows(wb, tdf_book.RESULTATS, resultats)
     save_atomic(wb, path)
     return path
 
@@ -27,6 +26,17 @@ def table_rows(ws, name: str) -> list[list[object]]:
     """The rows of a table (header first), as values."""
     ref = ws.tables[name].ref
     return [[c.value for c in row] for row in ws[ref]]
+
+
+def table_dicts(ws, name: str) -> list[dict[str, object]]:
+    """The data rows of a table, each as {header: value}."""
+    header, *rows = table_rows(ws, name)
+    return [dict(zip(header, row)) for row in rows]
+
+
+def leader(path: Path) -> str:
+    """The first player of a filled workbook's standings."""
+    return table_dicts(openpyxl.load_workbook(path)["Classement"], "Classement")[0]["Joueur"]
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import openpyxl
 
-from conftest import write_season
+from conftest import leader, write_season
 from xlcircuit.cli import build_parser, main
 
 README = Path(__file__).parent.parent / "README.md"
@@ -40,8 +40,7 @@ def test_demo_writes_and_fills_the_example(tmp_path, capsys):
     out = capsys.readouterr()
     assert "Classeur rempli" in out.out and "  1. Malcolm" in out.out
     assert "Doublon" in out.err
-    wb = openpyxl.load_workbook(tmp_path / "demo" / "tdf-exemple.xlsx")
-    assert wb["Classement"]["B2"].value == "Malcolm"
+    assert leader(tmp_path / "demo" / "tdf-exemple.xlsx") == "Malcolm"
 
 
 def test_new_refuses_to_overwrite_without_force(tmp_path, capsys):
@@ -69,7 +68,7 @@ def test_fill_with_output_and_check_on_a_good_workbook(small_season, tmp_path, c
     assert main(["check", str(small_season)]) == 0
     assert main(["fill", str(small_season), "-o", str(out)]) == 0
     assert "  1. Alice" in capsys.readouterr().out
-    assert openpyxl.load_workbook(out)["Classement"]["B2"].value == "Alice"
+    assert leader(out) == "Alice"
 
 
 def test_a_bad_file_gives_one_sentence_and_status_1(tmp_path):
@@ -88,3 +87,37 @@ def test_usage_errors_exit_2(capsys):
         assert exc.code == 2
     else:
         raise AssertionError("argparse should have exited")
+
+
+class FakeTerminal:
+    def __init__(self, tty: bool):
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_shows_on_a_terminal_for_long_fills_only():
+    import time
+
+    from xlcircuit.cli import Progress
+
+    terminal, pipe = FakeTerminal(True), FakeTerminal(False)
+    bars = [Progress(terminal, delay=0.0), Progress(pipe, delay=0.0)]
+    for bar in bars:
+        bar.step("enregistrement")
+    time.sleep(0.6)
+    for bar in bars:
+        bar.close()
+    assert "[##################............] enregistrement…" in terminal.text
+    assert pipe.text == ""
+    quick = FakeTerminal(True)
+    bar = Progress(quick, delay=5.0)
+    bar.close()
+    assert quick.text == ""

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from conftest import write_season
@@ -49,6 +50,12 @@ def sheets_as_csv(workbook: Path, tmp_path: Path) -> dict[str, list[list[str]]]:
     return sheets
 
 
+def table(rows: list[list[str]], first_header: str) -> list[list[str]]:
+    """The rows of a sheet's table, from its header row on (a title stands above it)."""
+    start = next(i for i, row in enumerate(rows) if row and row[0] == first_header)
+    return [row for row in rows[start:] if any(row)]
+
+
 def fill(path: Path) -> tdf_book.Summary:
     book = Book(path)
     summary = tdf_book.fill(book)
@@ -59,7 +66,7 @@ def fill(path: Path) -> tdf_book.Summary:
 def test_libreoffice_shows_the_standings_the_core_computed(demo_path, tmp_path):
     summary = fill(demo_path)
     sheets = sheets_as_csv(demo_path, tmp_path)
-    header, *rows = sheets["Classement"]
+    header, *rows = table(sheets["Classement"], "Rang")
     assert header[:4] == ["Rang", "Joueur", "Tournois classés", "Total"]
     assert len(rows) == len(summary.report.standings)
     for row, standing in zip(rows, summary.report.standings):
@@ -67,9 +74,9 @@ def test_libreoffice_shows_the_standings_the_core_computed(demo_path, tmp_path):
         assert row[1] == standing.player
         assert int(row[2]) == standing.season.classified
         assert float(row[3]) == pytest.approx(standing.season.total, abs=1e-6)
-    points_header = sheets["Points"][0]
-    assert points_header[:3] == ["Tournoi", "Date", "Joueur"]
-    assert len(sheets["Points"]) - 1 == sum(len(v) for v in summary.report.scored.values())
+    points = table(sheets["Points"], "Tournoi")
+    assert points[0][:3] == ["Tournoi", "Date", "Joueur"]
+    assert len(points) - 1 == sum(len(v) for v in summary.report.scored.values())
 
 
 def test_libreoffice_reads_formula_like_names_as_text(tmp_path):
@@ -79,5 +86,47 @@ def test_libreoffice_reads_formula_like_names_as_text(tmp_path):
                         [("Open", evil, 1, None, None), ("Open", "=1+1", 2, None, None),
                          ("Open 2", evil, 1, None, None), ("Open 2", "=1+1", 2, None, None)])
     fill(path)
-    rows = sheets_as_csv(path, tmp_path)["Classement"]
+    rows = table(sheets_as_csv(path, tmp_path)["Classement"], "Rang")
     assert [r[1] for r in rows[1:]] == [evil, "=1+1"]
+
+
+def pdf_pages(path: Path) -> list[str]:
+    import pypdf
+
+    return [page.extract_text() for page in pypdf.PdfReader(path).pages]
+
+
+def test_the_standings_pdf_is_one_page_wide_with_the_leader_on_page_one(demo_path, tmp_path):
+    soffice()
+    from xlcircuit.workbook import share
+
+    summary = fill(demo_path)
+    pdf = share.share_pdf(Book(demo_path), tdf_book, tmp_path / "pdf")
+    pages = pdf_pages(pdf)
+    leader = summary.report.standings[0]
+    total = f"{leader.season.total:.1f}"  # 3600.0: no half to round here
+    assert leader.player in pages[0] and (total in pages[0] or total.replace(".", ",") in pages[0])
+    # One page wide: every page repeats the header row from its first column ("Rang"); a second band
+    # of columns would print pages without it.
+    assert all("Rang" in page for page in pages)
+    assert all(any(st.player in page for page in pages) for st in summary.report.standings)
+
+    # The same table printed at 100 % spreads over more pages, side by side: fit-to-width put them on
+    # no more pages than its first column band alone (the pages holding "Rang").
+    wide = tmp_path / "wide.xlsx"
+    wb = openpyxl.load_workbook(demo_path)
+    for name in wb.sheetnames:
+        if name != "Classement":
+            del wb[name]
+    ws = wb["Classement"]
+    ws.sheet_properties.pageSetUpPr.fitToPage = False
+    ws.page_setup.scale = 100
+    wb.save(wide)
+    work = tmp_path / "wide-pdf"
+    subprocess.run([soffice(), "--headless", "--norestore", f"-env:UserInstallation=file://{tmp_path / 'p2'}",
+                    "--convert-to", "pdf", "--outdir", str(work), str(wide)], check=True, capture_output=True,
+                   timeout=180)
+    unscaled = pdf_pages(work / "wide.pdf")
+    first_band = [page for page in unscaled if "Rang" in page and "Joueur" in page]
+    assert len(unscaled) > len(pages)
+    assert len(pages) <= len(first_band)

@@ -7,7 +7,6 @@ arguments, every range as a list of rows.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import inspect
 import sys
@@ -19,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlcircuit import udfs
+from xlcircuit import functions, udfs
 from xlcircuit.udfs import TDF_POINTS, TDF_SEASON, TDF_TOURNAMENT, TDF_WEIGHTS
 
 FUNCTIONS = [TDF_POINTS, TDF_TOURNAMENT, TDF_SEASON, TDF_WEIGHTS]
@@ -191,6 +190,14 @@ def test_majeur_en_ligne_counts_as_major():
     assert TDF_SEASON([[600.0, 500.0]], [["majeur en ligne", "Majeur en ligne"]]) == 1100.0
 
 
+def test_season_and_weights_of_a_block():
+    """A 2-D block is read row by row; the weights come back in the same block."""
+    points = [[900.0, 700.0, 500.0], [300.0, 800.0, None]]
+    kinds = [["majeur", None, ""], ["normal", "en ligne", None]]
+    assert TDF_SEASON(points, kinds) == pytest.approx(2320)
+    assert TDF_WEIGHTS(points, kinds) == [[1.0, 1.0, pytest.approx(0.8)], [0.0, pytest.approx(0.4), ""]]
+
+
 # --- Bad input: a '#' message, never an exception --------------------------------------------------
 
 BAD = [
@@ -330,37 +337,12 @@ def test_never_raises_whatever_the_cells(function, args):
 @pytest.mark.parametrize("function", FUNCTIONS, ids=lambda f: f.__name__)
 def test_excel_description_and_signature(function):
     doc = function.__doc__
-    assert doc and "\n" not in doc.strip() and len(doc) <= 255
+    assert doc == functions.function(function.__name__).description  # the function wizard's text
+    assert "\n" not in doc.strip() and len(doc) <= 255
     for parameter in inspect.signature(function).parameters.values():
         assert parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD  # no keyword-only, no **kwargs
     # A type hint would become an xlwings converter on Windows.
     assert not function.__annotations__
-
-
-def _decorators():
-    """(function name, decorator call) for every xw.* decorator in udfs.py, read from the source."""
-    tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            for deco in node.decorator_list:
-                if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute):
-                    yield node, deco
-
-
-def test_argument_docs_in_the_source():
-    documented = {}
-    for node, deco in _decorators():
-        if deco.func.attr == "arg":
-            name = deco.args[0].value
-            assert name in [a.arg for a in node.args.args], (node.name, name)
-            doc = next(k.value for k in deco.keywords if k.arg == "doc")
-            text = ast.literal_eval(doc)
-            assert 0 < len(text) <= 255
-            assert not any(k.arg == "numbers" for k in deco.keywords)  # would round 2.6 to 3
-            documented.setdefault(node.name, set()).add(name)
-        else:
-            assert deco.func.attr == "func"
-    assert documented == {f.__name__: set(inspect.signature(f).parameters) for f in FUNCTIONS}
 
 
 @pytest.fixture
@@ -388,16 +370,18 @@ def test_registers_with_the_windows_decorators(windows_xlwings, monkeypatch):
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)
     spec.loader.exec_module(module)
-    ranges = {"places", "points", "kinds"}
+    ranges = {"places", "points", "kinds"}  # typed here, not read from the registry
     for name in ("TDF_POINTS", "TDF_TOURNAMENT", "TDF_SEASON", "TDF_WEIGHTS"):
         info = getattr(module, name).__xlfunc__
         windows_xlwings.func_sig(getattr(module, name))  # raises on keyword-only arguments
+        entry = functions.function(name)
         assert info["category"] == "xlcircuit"
-        assert info["ret"]["doc"] == getattr(udfs, name).__doc__
-        for arg in info["args"]:
-            assert not arg["doc"].startswith("Positional argument"), (name, arg["name"])
-            assert len(arg["doc"]) <= 255
+        assert info["ret"]["doc"] == entry.description
+        assert [arg["name"] for arg in info["args"]] == [a.name for a in entry.arguments]
+        for arg, declared in zip(info["args"], entry.arguments):
+            assert arg["doc"] == declared.description
+            assert 0 < len(arg["doc"]) <= 255
             assert arg["options"].get("err_to_str") is True
-            assert "numbers" not in arg["options"]
+            assert "numbers" not in arg["options"]  # would round 2.6 to 3
             assert (arg["options"].get("ndim") == 2) == (arg["name"] in ranges)
     assert module.TDF_POINTS(1.0, 12.0, 2.0) == pytest.approx(911.5654, abs=1e-4)

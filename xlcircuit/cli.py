@@ -8,14 +8,54 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
+import time
 from pathlib import Path
 
-from . import __version__
+from . import __version__, excel
 from .errors import WorkbookProblems, XlcircuitError
 from .mechanics import format_half_up
-from .workbook import FEDERATIONS, Book, federation_of, save_atomic
+from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share
 
 SHOWN = 10  # standings lines printed after a fill
+
+
+class Progress:
+    """A one-line progress bar on stderr for long fills: only on a terminal, only after ``delay`` seconds.
+
+    Steps are the fill's stages; the bar moves to each stage's share of a typical fill's time and the
+    elapsed seconds keep counting, since loading and saving give no progress of their own.
+    """
+
+    SHARES = {"lecture": 0.0, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6}
+    WIDTH = 30
+
+    def __init__(self, stream=sys.stderr, delay: float = 2.0):
+        self.stream, self.delay = stream, delay
+        self.enabled = stream.isatty()
+        self.start = time.monotonic()
+        self.step_name = "lecture"
+        self._done = threading.Event()
+        if self.enabled:
+            threading.Thread(target=self._tick, daemon=True).start()
+
+    def step(self, name: str) -> None:
+        self.step_name = name
+
+    def _tick(self) -> None:
+        while not self._done.wait(0.25):
+            elapsed = time.monotonic() - self.start
+            if elapsed >= self.delay:
+                filled = int(self.WIDTH * self.SHARES.get(self.step_name, 0))
+                bar = "#" * filled + "." * (self.WIDTH - filled)
+                self.stream.write(f"\r[{bar}] {self.step_name}… {elapsed:.0f} s ")
+                self.stream.flush()
+
+    def close(self) -> None:
+        self._done.set()
+        if self.enabled and time.monotonic() - self.start >= self.delay:
+            self.stream.write("\r" + " " * (self.WIDTH + 40) + "\r")
+            self.stream.flush()
 
 
 def _say(text: str = "") -> None:
@@ -33,7 +73,8 @@ def _report(summary, title: str) -> None:
     _say(f"{title} : {len(summary.tournaments)} tournois, {len(report.standings)} personnes, "
          f"{len(ranked)} classées.")
     for st in ranked[:SHOWN]:
-        _say(f"  {st.rank:>3}. {st.player:<28} {format_half_up(st.season.total, 1):>8}")
+        total = format_half_up(st.season.total, 1).replace(".", ",")  # French decimal comma
+        _say(f"  {st.rank:>3}. {st.player:<28} {total:>8}")
     if len(ranked) > SHOWN:
         _say(f"  … et {len(ranked) - SHOWN} autres (feuille « Classement »).")
 
@@ -48,20 +89,57 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unkept(book: Book, target: Path | None) -> list[str]:
+    """The warning for what openpyxl cannot keep, if the workbook has any."""
+    if not book.unkept:
+        return []
+    what = ", ".join(book.unkept)
+    if target is None:
+        fate = "un remplissage les perdrait (l'original serait gardé à part)"
+    elif target.resolve() == book.path.resolve():
+        fate = f"ils manquent dans le classeur rempli ; l'original est gardé dans « {book.backup.name} »"
+    else:
+        fate = f"ils manquent dans {target.name} ; {book.path.name} n'est pas modifié"
+    return [f"ce classeur contient des éléments qu'openpyxl ne sait pas conserver : {what} ; {fate}."]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     book = Book(args.file)
     summary = federation_of(book, args.federation).compute(book)
-    _warn(summary.warnings)
+    _warn(_unkept(book, None) + summary.warnings)
     _report(summary, f"{book.path.name} est correct")
     return 0
 
 
 def cmd_fill(args: argparse.Namespace) -> int:
-    book = Book(args.file)
-    summary = federation_of(book, args.federation).fill(book)
-    target = book.save(args.output)
-    _warn(summary.warnings)
+    progress = Progress()
+    try:
+        book = Book(args.file)
+        summary = federation_of(book, args.federation).fill(book, progress.step)
+        progress.step("enregistrement")
+        target = book.save(args.output)
+    finally:
+        progress.close()
+    _warn(_unkept(book, target) + summary.warnings)
     _report(summary, f"Classeur rempli : {target}")
+    return 0
+
+
+def cmd_share(args: argparse.Namespace) -> int:
+    if not (args.clubs or args.pdf or args.csv):
+        raise XlcircuitError("Dites quoi partager : --clubs DOSSIER, --pdf DOSSIER ou --csv DOSSIER.")
+    book = Book(args.file)
+    module = federation_of(book, args.federation)
+    if args.clubs:
+        written = share.share_clubs(book, module, Path(args.clubs))
+        _say(f"{len(written)} classeurs de club écrits dans {args.clubs} :")
+        for club, path in written.items():
+            _say(f"  {club} : {path.name}")
+    if args.csv:
+        for path in share.share_csv(book, module, Path(args.csv)):
+            _say(f"CSV écrit : {path}")
+    if args.pdf:
+        _say(f"PDF écrit : {share.share_pdf(book, module, Path(args.pdf))}")
     return 0
 
 
@@ -109,9 +187,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the federation, for a workbook not made by 'xlcircuit new'")
     check.set_defaults(run=cmd_check)
 
+    share_cmd = commands.add_parser("share", help="pass results on: per-club workbooks, PDF standings, CSV tables")
+    share_cmd.add_argument("file", help="the season workbook (.xlsx)")
+    share_cmd.add_argument("--clubs", metavar="DIR", help="write one workbook per club into DIR")
+    share_cmd.add_argument("--pdf", metavar="DIR", help="write the standings as PDF into DIR (needs LibreOffice)")
+    share_cmd.add_argument("--csv", metavar="DIR", help="write each published table as UTF-8 CSV into DIR")
+    share_cmd.add_argument("--federation", choices=sorted(FEDERATIONS),
+                           help="the federation, for a workbook not made by 'xlcircuit new'")
+    share_cmd.set_defaults(run=cmd_share)
+
     demo = commands.add_parser("demo", help="write the bundled example season and fill it")
     demo.add_argument("dir", nargs="?", default="demo", help="folder to write it to (default: ./demo)")
     demo.set_defaults(run=cmd_demo)
+    excel.add_commands(commands)
     return parser
 
 
@@ -126,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     except XlcircuitError as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into a command that stopped reading (| head)
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

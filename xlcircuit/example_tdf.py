@@ -28,6 +28,7 @@ Eleven tournaments and 84 people. What the season shows:
 """
 
 import datetime
+import random
 
 TOURNOIS_HEADERS = ("Tournoi", "Date", "Type", "Interrompu")
 TOURNOIS = [  # (Tournoi, Date (datetime.date), Type: "normal" / "majeur" / "en ligne" / "majeur en ligne", Interrompu: "oui" or None)
@@ -257,3 +258,47 @@ RESULTATS = [  # (Tournoi, Joueur, Place (int or None), Rôle: None / "organisat
     ("Tournoi de Marseille", "Sébastien Roy", 16, None, None),
 ]
 
+
+
+SAISON = "2025-2026"
+
+CLUBS = [
+    "Diplo Club de Lyon",
+    "Les Stratèges de Paris",
+    "Cercle bordelais de Diplomatie",
+    "Ligue toulousaine",
+    "Diplomatie Nantes Atlantique",
+    "Club genevois de Diplomatie",
+    "Lille Diplomatie",
+    "Marseille Stratégie",
+]
+JOUEURS_HEADERS = ("Joueur", "Club")
+#: (Joueur, Club): every person's club, in eight clubs; one person in nine plays for no club.
+JOUEURS = [
+    (player, CLUBS[i % len(CLUBS)])
+    for i, player in enumerate(sorted({row[1] for row in RESULTATS}))
+    if i % 9 != 4
+]
+
+
+def generated(tournaments: int, players: int = 60, seed: int = 1) -> tuple[list[tuple], list[tuple]]:
+    """A large made-up season (rows of ``Tournois`` and ``Résultats``), for benchmarks and stress tests:
+    ``tournaments`` tournaments of ``players`` classified players drawn from a pool, one in ten
+    tied with the player before, and a non-playing organiser each; one in ten is a major, one in
+    ten online."""
+    rng = random.Random(seed)
+    pool = [f"Joueur {i:05d}" for i in range(max(2 * players, 3 * tournaments))]
+    kinds = ["normal"] * 8 + ["majeur", "en ligne"]
+    start = datetime.date(2025, 9, 1)
+    tournois, resultats = [], []
+    for t in range(tournaments):
+        name = f"Tournoi {t + 1:04d}"
+        tournois.append((name, start + datetime.timedelta(days=t % 300), rng.choice(kinds), None))
+        people = rng.sample(pool, players + 1)
+        place = 1
+        for rank, player in enumerate(people[:-1], start=1):
+            if rng.random() > 0.1:
+                place = rank
+            resultats.append((name, player, place, None, None))
+        resultats.append((name, people[-1], None, "organisateur", None))
+    return tournois, resultats

@@ -5,6 +5,8 @@ single cell as a scalar, ranges as lists of rows), calls the core (``xlcircuit.t
 shapes the result like the input. No rule is computed here.
 
 Bad input never raises: the cell shows a short French message starting with ``#``.
+What Excel shows about them (description, argument docs, range or cell) comes from their
+entries in the registry, ``xlcircuit.functions``.
 
 Arguments are declared without ``numbers=int`` on purpose: xlwings would then round ``2.6``
 to ``3`` (``int(round(x))``, halves to even) before the function sees it, and a mistyped place
@@ -21,7 +23,7 @@ from typing import Any
 
 import xlwings as xw
 
-from . import tdf
+from . import functions, tdf
 from .errors import InvalidInput, XlcircuitError
 from .text import clean
 
@@ -199,23 +201,20 @@ def _outings(points: Any, kinds: Any) -> tuple[list[tdf.Outing | None], Shape]:
 # --- The Excel functions ---------------------------------------------------------------------------
 
 
-@xw.func(category=_CATEGORY)
-@xw.arg("place", doc="Place effective du joueur : 1 + nombre de classés devant lui (de 1 à n).", **_CELL)
-@xw.arg(
-    "n",
-    doc="Nombre de joueurs classés du tournoi (personnes distinctes ; organisateurs et aides "
-    "non joueurs exclus).",
-    **_CELL,
-)
-@xw.arg("tied", doc="Facultatif : nombre de joueurs ex aequo à cette place, lui compris (1 par défaut).", **_CELL)
-@xw.arg(
-    "interrupted",
-    doc="Facultatif : VRAI si le tournoi a été interrompu sans vainqueur officiel (pas de bonus "
-    "du vainqueur). FAUX par défaut.",
-    **_CELL,
-)
+def _declared(function):
+    """Declare ``function`` to xlwings from its registry entry (``xlcircuit.functions``)."""
+    entry = functions.function(function.__name__)
+    # xlwings takes the function wizard's description from __doc__, read by the first decorator.
+    function.__doc__ = entry.description
+    for argument in entry.arguments:
+        options = _RANGE if argument.range else _CELL
+        function = xw.arg(argument.name, doc=argument.description, **options)(function)
+    return xw.func(category=_CATEGORY)(function)
+
+
+@_declared
 def TDF_POINTS(place, n, tied=1, interrupted=False):
-    """Points TdF d'un joueur classé à une place parmi n classés : moyenne des places partagées par les ex aequo, sans bonus du vainqueur si le tournoi est interrompu. Non arrondi."""
+    """§1: the points of each of ``tied`` players tied at ``place`` among ``n`` classified."""
     try:
         count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
         at = _whole(_single(place, "place"), "place", 1, count)
@@ -226,21 +225,9 @@ def TDF_POINTS(place, n, tied=1, interrupted=False):
         return _message(error)
 
 
-@xw.func(category=_CATEGORY)
-@xw.arg(
-    "places",
-    doc="Plage des places officielles (1, 2, 2, 4…) ; organisateur, aide ou annulé pour une "
-    "personne non classée à 100 points ; cellule vide si la personne n'est pas classée.",
-    **_RANGE,
-)
-@xw.arg(
-    "interrupted",
-    doc="Facultatif : VRAI si le tournoi a été interrompu sans vainqueur officiel (pas de bonus "
-    "du vainqueur). FAUX par défaut.",
-    **_CELL,
-)
+@_declared
 def TDF_TOURNAMENT(places, interrupted=False):
-    """Points TdF de chaque ligne d'un classement (ex aequo et places vacantes compris ; organisateur, aide, annulé : 100) ; vide si non classé. Plage de même forme, non arrondie."""
+    """§1: the points of each cell of a classification, in the range's shape."""
     try:
         cells, shape = _cells(places, "places")
         parsed = [_place_or_role(cell, _at("places", i)) for i, cell in enumerate(cells)]
@@ -250,16 +237,9 @@ def TDF_TOURNAMENT(places, interrupted=False):
         return _message(error)
 
 
-@xw.func(category=_CATEGORY)
-@xw.arg("points", doc="Ligne (ou colonne) des points du joueur à chaque tournoi ; vide s'il n'a pas joué.", **_RANGE)
-@xw.arg(
-    "kinds",
-    doc="Ligne (ou colonne) des types de tournoi, dans le même ordre : majeur, en ligne, "
-    "majeur en ligne, ou vide (normal).",
-    **_RANGE,
-)
+@_declared
 def TDF_SEASON(points, kinds):
-    """Total de saison TdF d'un joueur : majeurs à 100 %, autres à 100/80/40/20/10 %, en ligne après eux et au plus à 80 %, sans jamais perdre de points à jouer un tournoi de plus. Non arrondi."""
+    """§2: a player's weighted season total."""
     try:
         outings, _ = _outings(points, kinds)
         return float(tdf.season(o for o in outings if o is not None).total)
@@ -267,16 +247,9 @@ def TDF_SEASON(points, kinds):
         return _message(error)
 
 
-@xw.func(category=_CATEGORY)
-@xw.arg("points", doc="Ligne (ou colonne) des points du joueur à chaque tournoi ; vide s'il n'a pas joué.", **_RANGE)
-@xw.arg(
-    "kinds",
-    doc="Ligne (ou colonne) des types de tournoi, dans le même ordre : majeur, en ligne, "
-    "majeur en ligne, ou vide (normal).",
-    **_RANGE,
-)
+@_declared
 def TDF_WEIGHTS(points, kinds):
-    """Coefficient appliqué à chaque tournoi du joueur dans son total de saison TdF (1 ; 0,8 ; 0,4… ; 0 si mis de côté pour ne pas perdre de points) ; vide s'il n'a pas joué. Même forme que les points."""
+    """§2: the weight applied to each of a player's tournaments, in the range's shape."""
     try:
         outings, shape = _outings(points, kinds)
         weights = iter(tdf.season(o for o in outings if o is not None).weights)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..errors import WorkbookError
-from . import tdf
+from . import share, tdf
 from .io import Book, save_atomic
 
 #: Federation code -> its workbook module (``new_workbook``, ``put_example``, ``compute``, ``fill``).
@@ -30,4 +30,4 @@ def federation_of(book: Book, override: str | None = None) -> ModuleType:
     return FEDERATIONS[code]
 
 
-__all__ = ["Book", "FEDERATIONS", "federation_of", "save_atomic"]
+__all__ = ["Book", "FEDERATIONS", "federation_of", "save_atomic", "share"]

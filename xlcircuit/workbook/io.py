@@ -4,32 +4,156 @@ and the mark that says which federation a workbook belongs to."""
 from __future__ import annotations
 
 import os
+import posixpath
+import shutil
 import tempfile
+import warnings
 import zipfile
 from pathlib import Path
 from xml.etree.ElementTree import ParseError
 
 import openpyxl
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as SafeET
 from openpyxl.packaging.custom import StringProperty
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.workbook.workbook import Workbook
 
 from ..errors import WorkbookError
 
+#: Largest total uncompressed size of a workbook's parts, and largest compression ratio of one
+#: part, before anything is parsed: e-mailed files may be zip bombs.
+MAX_UNCOMPRESSED = 1 << 30
+MAX_RATIO = 500
+_RATIO_MIN_SIZE = 1 << 20  # small parts may compress well; only a large one is suspect
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ENCRYPTED = "EncryptedPackage".encode("utf-16-le")
+
+#: Parts and markers of what openpyxl cannot keep when it saves, with their French names.
+_LOST_PARTS = {
+    "xl/ctrlProps/": "contrôles de formulaire",
+    "xl/activeX/": "contrôles ActiveX",
+    "xl/slicers/": "segments (slicers)",
+    "xl/timelines/": "chronologies",
+}
+_LOST_IN_SHEETS = {
+    b"sparklineGroup": "graphiques sparkline",
+    b"x14:conditionalFormatting": "mises en forme conditionnelles propres à Excel 2010+",
+    b"x14:dataValidation": "validations de données propres à Excel 2010+",
+}
+_DRAWING = "{http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing}"
+_LOST_IN_DRAWINGS = {f"{_DRAWING}sp": "formes ou zones de texte", f"{_DRAWING}grpSp": "groupes de formes",
+                     f"{_DRAWING}cxnSp": "connecteurs"}
+
 #: Name of the custom document property holding the federation ("Fichier > Propriétés > Personnalisé").
 FEDERATION_PROPERTY = "xlcircuit"
 
 
-def _load(path: Path, data_only: bool = False) -> Workbook:
+def inspect_file(path: Path) -> list[str]:
+    """Check a file is a workbook that is safe to load, before parsing any of it.
+
+    Returns what openpyxl would drop on saving (shapes, sparklines, form controls...), as French
+    descriptions naming the sheet where possible.
+    """
     name = path.name
+    if not path.exists():
+        raise WorkbookError(f"Fichier introuvable : {path}")
+    if path.is_dir():
+        raise WorkbookError(f"{path} est un dossier, pas un classeur.")
     try:
-        return openpyxl.load_workbook(path, data_only=data_only, keep_vba=path.suffix.lower() == ".xlsm")
-    except FileNotFoundError:
-        raise WorkbookError(f"Fichier introuvable : {path}") from None
-    except IsADirectoryError:
-        raise WorkbookError(f"{path} est un dossier, pas un classeur.") from None
+        with path.open("rb") as handle:
+            head = handle.read(8)
     except PermissionError:
         raise WorkbookError(f"{name} est verrouillé : fermez-le dans Excel (ou l'autre programme) et relancez.") from None
+    if not head:
+        raise WorkbookError(f"{name} est vide (0 octet) : ce n'est pas un classeur.")
+    if head == _OLE2:
+        if _ENCRYPTED in path.read_bytes():
+            raise WorkbookError(f"{name} est protégé par mot de passe : enregistrez-le sans mot de passe, puis relancez.")
+        raise WorkbookError(f"{name} est au format .xls (Excel 97-2003) : ouvrez-le dans votre tableur et "
+                            "enregistrez-le au format .xlsx.")
+    if not zipfile.is_zipfile(path):
+        if path.suffix.lower() in (".csv", ".txt", ".tsv"):
+            raise WorkbookError(f"{name} est un fichier texte : ouvrez-le dans votre tableur et enregistrez-le "
+                                "au format .xlsx.")
+        raise WorkbookError(f"{name} n'est pas un classeur .xlsx lisible (fichier tronqué, abîmé ou d'un autre format).")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            names = {i.filename for i in infos}
+            if "xl/workbook.xml" not in names:
+                raise WorkbookError(f"{name} est une archive zip qui ne contient pas de classeur Excel.")
+            _check_sizes(name, infos)
+            return _lost_features(archive, names)
+    except zipfile.BadZipFile:
+        raise WorkbookError(f"{name} n'est pas un classeur .xlsx lisible (fichier tronqué ou abîmé).") from None
+
+
+def _check_sizes(name: str, infos: list[zipfile.ZipInfo]) -> None:
+    total = sum(i.file_size for i in infos)
+    if total > MAX_UNCOMPRESSED:
+        raise WorkbookError(f"{name} est trop gros une fois décompressé ({total >> 20} Mio, "
+                            f"{MAX_UNCOMPRESSED >> 20} Mio au plus) : il n'est pas lu.")
+    for info in infos:
+        if info.file_size > _RATIO_MIN_SIZE and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise WorkbookError(f"{name} contient une partie anormalement compressée ({info.filename} : "
+                                f"{info.file_size // max(info.compress_size, 1)} fois, {MAX_RATIO} au plus) : "
+                                "fichier piégé ou abîmé, il n'est pas lu.")
+
+
+def _sheet_names(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Part name of each worksheet -> the sheet's name."""
+    try:
+        book = SafeET.fromstring(archive.read("xl/workbook.xml"))
+        rels = SafeET.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ParseError, DefusedXmlException):
+        return {}
+    targets = {r.get("Id"): r.get("Target", "") for r in rels}
+    sheets = {}
+    for sheet in book.iter("{http://schemas.openxmlformats.org/spreadsheetml/2006/main}sheet"):
+        rid = sheet.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id")
+        sheets[_part("xl", targets.get(rid, ""))] = sheet.get("name", "?")
+    return sheets
+
+
+def _part(folder: str, target: str) -> str:
+    """The part a relationship's target names: absolute (``/xl/...``) or relative to ``folder``."""
+    if target.startswith("/"):
+        return target.lstrip("/")
+    return posixpath.normpath(posixpath.join(folder, target))
+
+
+def _lost_features(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
+    lost = {label for prefix, label in _LOST_PARTS.items() if any(n.startswith(prefix) for n in names)}
+    found = [f"{label} (classeur)" for label in sorted(lost)]
+    sheets = _sheet_names(archive)
+    for part, sheet in sheets.items():
+        if part not in names:
+            continue
+        xml = archive.read(part)
+        for marker, label in _LOST_IN_SHEETS.items():
+            if marker in xml:
+                found.append(f"{label} (feuille « {sheet} »)")
+        rels = posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
+        if rels not in names:
+            continue
+        for target in SafeET.fromstring(archive.read(rels)):
+            drawing = _part(posixpath.dirname(part), target.get("Target", ""))
+            if drawing.startswith("xl/drawings/") and drawing in names:
+                tags = {element.tag for element in SafeET.fromstring(archive.read(drawing)).iter()}
+                labels = sorted({label for tag, label in _LOST_IN_DRAWINGS.items() if tag in tags})
+                found += [f"{label} (feuille « {sheet} »)" for label in labels]
+    return found
+
+
+def _load(path: Path, data_only: bool = False) -> Workbook:
+    """openpyxl's load, its errors turned into one French sentence (after :func:`inspect_file`)."""
+    name = path.name
+    try:
+        with warnings.catch_warnings():
+            # openpyxl warns, in English, of the extensions it drops: inspect_file names them in French.
+            warnings.simplefilter("ignore", UserWarning)
+            return openpyxl.load_workbook(path, data_only=data_only, keep_vba=path.suffix.lower() == ".xlsm")
     except InvalidFileException:
         raise WorkbookError(
             f"{name} n'est pas un classeur .xlsx : ouvrez-le dans votre tableur et enregistrez-le au format .xlsx."
@@ -40,8 +164,19 @@ def _load(path: Path, data_only: bool = False) -> Workbook:
         ) from None
     except KeyError:
         raise WorkbookError(f"{name} est une archive zip qui ne contient pas de classeur Excel.") from None
-    except (ParseError, ValueError, TypeError, OSError) as exc:
-        raise WorkbookError(f"{name} est endommagé et ne peut pas être lu ({exc}).") from None
+    except (DefusedXmlException, ParseError, ValueError, TypeError, OSError) as exc:
+        if _caused_by(exc, DefusedXmlException):
+            raise WorkbookError(f"{name} contient des constructions XML interdites (entités) : fichier piégé "
+                                "ou abîmé, il n'est pas lu.") from None
+        raise WorkbookError(f"{name} est endommagé (XML invalide) et ne peut pas être lu.") from None
+
+
+def _caused_by(exc: BaseException | None, kind: type) -> bool:
+    while exc is not None:
+        if isinstance(exc, kind):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 class Book:
@@ -53,6 +188,8 @@ class Book:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
+        #: What saving would drop (openpyxl cannot keep it), in French, for a warning.
+        self.unkept = inspect_file(self.path)
         self.wb = _load(self.path)
         self._values: Workbook | None = None
 
@@ -70,9 +207,20 @@ class Book:
         props = self.wb.custom_doc_props
         return props[FEDERATION_PROPERTY].value if FEDERATION_PROPERTY in props.names else None
 
+    @property
+    def backup(self) -> Path:
+        """Where the original is kept when an in-place save would drop what openpyxl cannot keep."""
+        return self.path.with_name(f"{self.path.stem} (avant xlcircuit){self.path.suffix}")
+
     def save(self, target: str | os.PathLike[str] | None = None) -> Path:
-        """Save atomically to ``target`` (default: where it was read)."""
-        return save_atomic(self.wb, Path(target) if target else self.path)
+        """Save atomically to ``target`` (default: where it was read).
+
+        Saving in place a workbook with features openpyxl drops first copies the original to ``backup``.
+        """
+        target = Path(target) if target else self.path
+        if self.unkept and target.resolve() == self.path.resolve():
+            shutil.copy2(self.path, self.backup)
+        return save_atomic(self.wb, target)
 
 
 def mark_federation(wb: Workbook, federation: str) -> None:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.formatting.rule import DataBarRule
+from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -19,11 +21,16 @@ from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..errors import InvalidInput, Problem
+from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import clean, fold
 from .io import Book
 
 TABLE_STYLE = "TableStyleMedium2"
+TITLE_ROWS = 2  # a published table stands two rows under its title
+TITLE_FONT = Font(bold=True, size=14)
+HEADER_ALIGNMENT = Alignment(wrap_text=True, vertical="center")
+HEADER_HEIGHT = 32  # points: two lines of header text
+DATA_BAR_COLOUR = "5B9BD5"
 #: First characters that make a spreadsheet read text as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@")
 #: Rows given a drop-down list in a fresh template.
@@ -39,6 +46,7 @@ class Column:
     width: float = 14
     number_format: str | None = None
     choices: tuple[str, ...] = ()  # offered as a drop-down list in the template
+    data_bar: bool = False  # a total: shown with data bars
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,7 @@ class TableSpec:
     sheet: str
     name: str
     columns: tuple[Column, ...]
+    required: bool = True  # an optional table may be missing: it then reads as empty
 
 
 @dataclass
@@ -107,6 +116,8 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
     A missing table or required column is added to ``problems`` (and no rows are returned).
     """
     found = find_table(book.wb, spec.name)
+    if found is None and not spec.required:
+        return []
     if found is None:
         problems.add(Problem(spec.sheet, None, None, f"table « {spec.name} » introuvable dans le classeur "
                              f"(attendue sur la feuille « {spec.sheet} », avec les colonnes "
@@ -223,6 +234,9 @@ def as_date(value: object) -> dt.date | None:
 
 def put(cell, value: object, number_format: str | None = None) -> None:
     """Write a value; text always stays text (``=HYPERLINK(…)`` as a name is never a formula)."""
+    # The format goes first: a date written into a General cell would get openpyxl's yyyy-mm-dd.
+    if number_format and cell.number_format != number_format:
+        cell.number_format = number_format
     if isinstance(value, str):
         value = ILLEGAL_CHARACTERS_RE.sub("", value)
         cell.value = value
@@ -234,41 +248,51 @@ def put(cell, value: object, number_format: str | None = None) -> None:
         cell.value = value
         if cell.quotePrefix:
             cell.quotePrefix = False
-    if number_format and cell.number_format != number_format:
-        cell.number_format = number_format
 
 
-def _place(wb: Workbook, spec: TableSpec) -> tuple[Worksheet, Table | None, int, int]:
-    """Where an output table is, or where it will be created (A1 of its sheet)."""
-    found = find_table(wb, spec.name)
+@dataclass
+class Output:
+    """An output table ready to be written: where, under which columns, which rows, and its look."""
+
+    spec: TableSpec
+    columns: Sequence[Column]
+    rows: Sequence[Sequence[object]]
+    title: str | None = None  # written two rows above the table
+    highlights: dict[int, str] = field(default_factory=dict)  # row index -> fill colour (RRGGBB)
+
+
+def _place(wb: Workbook, output: Output, at: tuple[int, int] | None) -> tuple[Worksheet, Table | None, int, int]:
+    """Where an output table is, or where it will be created (``at``, else A1, or A3 under a title)."""
+    found = find_table(wb, output.spec.name)
     if found:
         ws, table = found
         min_col, min_row, _, _ = range_boundaries(table.ref)
         return ws, table, min_col, min_row
-    ws = wb[spec.sheet] if spec.sheet in wb.sheetnames else wb.create_sheet(spec.sheet)
-    return ws, None, 1, 1
+    sheet = output.spec.sheet
+    ws = wb[sheet] if sheet in wb.sheetnames else wb.create_sheet(sheet)
+    row, col = at or (TITLE_ROWS + 1 if output.title else 1, 1)
+    return ws, None, col, row
 
 
 def _occupied(ws: Worksheet, area: tuple[int, int, int, int], allowed: tuple[int, int, int, int] | None) -> str | None:
     """The first non-empty cell of ``area`` outside ``allowed``, if any."""
-    min_col, min_row, max_col, max_row = area
-    for row in ws.iter_rows(min_row=min_row, max_row=min(max_row, ws.max_row), min_col=min_col, max_col=max_col):
-        for cell in row:
-            if cell.value is None:
-                continue
-            if allowed and allowed[0] <= cell.column <= allowed[2] and allowed[1] <= cell.row <= allowed[3]:
-                continue
-            return cell.coordinate
+    for cell in sorted(_cells_in(ws, area), key=lambda c: (c.row, c.column)):
+        if cell.value is None:
+            continue
+        if allowed and allowed[0] <= cell.column <= allowed[2] and allowed[1] <= cell.row <= allowed[3]:
+            continue
+        return cell.coordinate
     return None
 
 
-def write_table(wb: Workbook, spec: TableSpec, columns: Sequence[Column], rows: Sequence[Sequence[object]],
-                problems: Problems) -> None:
-    """Rewrite an output table with ``rows`` under ``columns``, growing or shrinking it in place.
+def write_table(wb: Workbook, output: Output, problems: Problems,
+                at: tuple[int, int] | None = None) -> Worksheet | None:
+    """Rewrite a table, growing or shrinking it in place (or creating it at ``at``); returns its sheet.
 
     If the table would spread over cells of the organiser's, that is a problem and nothing is written.
     """
-    ws, table, min_col, min_row = _place(wb, spec)
+    spec, columns, rows = output.spec, output.columns, output.rows
+    ws, table, min_col, min_row = _place(wb, output, at)
     old = range_boundaries(table.ref) if table is not None else None
     max_col = min_col + len(columns) - 1
     max_row = min_row + max(len(rows), 1)  # a table keeps at least one (blank) data row
@@ -279,45 +303,131 @@ def write_table(wb: Workbook, spec: TableSpec, columns: Sequence[Column], rows: 
         where = taken or others[0].ref
         problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » doit s'étendre sur {where}, "
                              "qui n'est pas vide : déplacez ce qui s'y trouve, puis relancez", where))
-        return
+        return None
     if old is not None:
-        for row in ws.iter_rows(min_row=old[1], max_row=old[3], min_col=old[0], max_col=old[2]):
-            for cell in row:
-                cell.value = None
+        for cell in _cells_in(ws, old):
+            cell.value = None
+            if cell.fill.fill_type is not None:
+                cell.fill = PatternFill()
+        _drop_rules(ws, old)
     for offset, column in enumerate(columns):
         put(ws.cell(min_row, min_col + offset), column.header)
     for r, values in enumerate(rows, start=min_row + 1):
         for offset, (column, value) in enumerate(zip(columns, values)):
-            put(ws.cell(r, min_col + offset), value, column.number_format)
+            # Blanks create no cell: a season table is mostly blank (who did not play where).
+            if value is not None:
+                put(ws.cell(r, min_col + offset), value, column.number_format)
     ref = f"{get_column_letter(min_col)}{min_row}:{get_column_letter(max_col)}{max_row}"
     if table is None:
         table = Table(displayName=spec.name, ref=ref,
                       tableStyleInfo=TableStyleInfo(name=TABLE_STYLE, showRowStripes=True))
         ws.add_table(table)
-        ws.freeze_panes = ws.cell(min_row + 1, min_col)
     table.ref = ref
     table.autoFilter = AutoFilter(ref=ref)
     table.sortState = None
     table.tableColumns = [TableColumn(id=i, name=c.header) for i, c in enumerate(columns, start=1)]
     for offset, column in enumerate(columns):
-        dim = ws.column_dimensions[get_column_letter(min_col + offset)]
-        if not dim.customWidth:
-            dim.width = column.width
+        letter = get_column_letter(min_col + offset)
+        if letter not in ws.column_dimensions:  # a width the organiser set is kept
+            ws.column_dimensions[letter].width = column.width
+    return ws
+
+
+def style_output(ws: Worksheet, output: Output) -> None:
+    """The look of a published table: title, highlighted rows, data bars, frozen header, print setup."""
+    min_col, min_row, max_col, max_row = range_boundaries(find_table(ws.parent, output.spec.name)[1].ref)
+    if output.title and min_row > TITLE_ROWS:
+        title = ws.cell(min_row - TITLE_ROWS, min_col)
+        put(title, output.title)
+        title.font = TITLE_FONT
+    for col in range(min_col, max_col + 1):  # long headers (tournament names) wrap instead of spilling
+        ws.cell(min_row, col).alignment = HEADER_ALIGNMENT
+    ws.row_dimensions[min_row].height = HEADER_HEIGHT
+    for index, colour in output.highlights.items():
+        for col in range(min_col, max_col + 1):
+            ws.cell(min_row + 1 + index, col).fill = PatternFill("solid", fgColor=colour)
+    for offset, column in enumerate(output.columns):
+        if column.data_bar and output.rows:
+            letter = get_column_letter(min_col + offset)
+            rule = DataBarRule(start_type="num", start_value=0, end_type="max", color=DATA_BAR_COLOUR)
+            # After the organiser's rules, numbered from what is there (openpyxl's counter only grows).
+            rule.priority = 1 + max((r.priority or 0 for cf in ws.conditional_formatting for r in cf.rules),
+                                    default=0)
+            ws.conditional_formatting.add(f"{letter}{min_row + 1}:{letter}{max_row}", rule)
+    if ws.freeze_panes is None:
+        ws.freeze_panes = ws.cell(min_row + 1, 1)
+    ws.print_title_rows = f"{min_row}:{min_row}"
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.oddFooter.center.text = "Page &P / &N"
+    ws.oddFooter.left.text = "&A"
+
+
+def write_outputs(wb: Workbook, outputs: Sequence[Output]) -> list[Worksheet]:
+    """Write every output table with its look, or none: all problems are reported together."""
+    problems = Problems()
+    sheets = [write_table(wb, output, problems) for output in outputs]
+    if problems:
+        raise WorkbookProblems(problems.items)
+    for ws, output in zip(sheets, outputs):
+        style_output(ws, output)
+    return sheets
+
+
+def _drop_rules(ws: Worksheet, area: tuple[int, int, int, int]) -> None:
+    """Remove the conditional formats a previous fill put inside an output table."""
+    rules = ws.conditional_formatting._cf_rules
+    for formatting in list(rules):
+        bounds = [range_boundaries(str(r)) for r in formatting.sqref.ranges]
+        if bounds and all(_inside(b, area) for b in bounds):
+            del rules[formatting]
+
+
+def _inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return b[0] <= a[0] and a[2] <= b[2] and b[1] <= a[1] and a[3] <= b[3]
+
+
+def _cells_in(ws: Worksheet, area: tuple[int, int, int, int]) -> list:
+    """The cells that exist in ``area`` (iter_rows would create every cell of the rectangle)."""
+    min_col, min_row, max_col, max_row = area
+    return [cell for (row, col), cell in ws._cells.items()
+            if min_row <= row <= max_row and min_col <= col <= max_col]
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-def add_input_table(wb: Workbook, spec: TableSpec) -> None:
-    """Put an empty input table, with drop-down lists where the spec offers choices, on its sheet."""
+def type_rows(wb: Workbook, spec: TableSpec, rows: Sequence[Sequence[object]]) -> None:
+    """Type rows into an input table, as an organiser would (the example season, tests, benchmarks)."""
     problems = Problems()
-    write_table(wb, spec, spec.columns, [], problems)
-    ws = wb[spec.sheet]
-    for offset, column in enumerate(spec.columns, start=1):
+    write_table(wb, Output(spec, spec.columns, rows), problems)
+    if problems:
+        raise WorkbookProblems(problems.items)
+
+
+def add_input_table(wb: Workbook, spec: TableSpec, at: tuple[int, int] = (1, 1)) -> None:
+    """Put an empty input table at ``at`` (row, column), with drop-down lists where the spec offers choices."""
+    problems = Problems()
+    ws = write_table(wb, Output(spec, spec.columns, []), problems, at)
+    if problems:
+        raise WorkbookProblems(problems.items)
+    ws.freeze_panes = ws.cell(at[0] + 1, 1)
+    first = at[0] + 1
+    for offset, column in enumerate(spec.columns, start=at[1]):
         letter = get_column_letter(offset)
         if column.choices:
             rule = DataValidation(type="list", formula1='"' + ",".join(column.choices) + '"', allow_blank=True,
                                   showErrorMessage=False)
-            rule.add(f"{letter}2:{letter}{VALIDATION_ROWS + 1}")
+            rule.add(f"{letter}{first}:{letter}{first + VALIDATION_ROWS - 1}")
             ws.add_data_validation(rule)
+
+
+def chart_title(chart) -> str:
+    """The plain text of a chart's title ('' without one)."""
+    rich = chart.title.tx.rich if chart.title is not None and chart.title.tx is not None else None
+    if rich is None:
+        return ""
+    return "".join(run.t or "" for paragraph in rich.p for run in (paragraph.r or []))

@@ -6,18 +6,22 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Callable
 
 import openpyxl
+from openpyxl.chart import BarChart, Reference, ScatterChart, Series
 from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import example_tdf, tdf
 from ..errors import InvalidInput, WorkbookProblems
 from ..text import fold
 from .io import Book, mark_federation
 from .tables import (
-    Column, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_positive_int, as_text,
-    as_yes_no, put, read_table, write_table,
+    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_positive_int,
+    as_text, as_yes_no, chart_title, find_table, put, read_table, type_rows, write_outputs,
 )
 
 FEDERATION = "tdf"
@@ -26,7 +30,26 @@ DATE_FORMAT = "dd/mm/yyyy"
 POINTS_FORMAT = "0"  # tournament points are published to the unit
 TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
 WEIGHT_FORMAT = "0%"
+#: A tournament's name heads a column of the standings: kept short enough for any spreadsheet.
+MAX_TOURNAMENT_NAME = 100
+#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x).
+MAX_IMPOSED = 100_000
 
+#: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
+PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
+CLUB_COLOUR = "BDD7EE"
+TOP = 15  # players in the standings' bar chart
+MAX_CURVES = 100  # tournaments drawn on the Courbes sheet (the most recent ones)
+CURVES_SHEET = "Courbes"
+
+PARAMETRES = TableSpec("Saison", "Parametres", (
+    Column("Paramètre", width=24),
+    Column("Valeur", width=30),
+), required=False)
+JOUEURS = TableSpec("Joueurs", "Joueurs", (
+    Column("Joueur", width=26),
+    Column("Club", width=30),
+), required=False)
 TOURNOIS = TableSpec("Tournois", "Tournois", (
     Column("Tournoi", width=36),
     Column("Date", width=12, number_format=DATE_FORMAT),
@@ -50,19 +73,17 @@ POINTS = TableSpec("Points", "Points", (
     Column("Ex aequo", width=10),
     Column("Points", width=10, number_format=POINTS_FORMAT),
     Column("Poids", width=9, number_format=WEIGHT_FORMAT),
-    Column("Points comptés", width=15, number_format=TOTAL_FORMAT),
+    Column("Points comptés", width=15, number_format=TOTAL_FORMAT, data_bar=True),
     Column("Remarque", width=60),
 ))
 CLASSEMENT = TableSpec("Classement", "Classement", (
     Column("Rang", width=7),
     Column("Joueur", width=26),
     Column("Tournois classés", width=17),
-    Column("Total", width=10, number_format=TOTAL_FORMAT),
+    Column("Total", width=10, number_format=TOTAL_FORMAT, data_bar=True),
 ))
 
 GUIDE = [
-    TITLE,
-    "",
     "1. Feuille « Tournois » : une ligne par tournoi (nom unique, date, type : normal, majeur, en ligne, "
     "majeur en ligne ; « oui » dans Interrompu si le classement a été rendu sans vainqueur officiel).",
     "2. Feuille « Résultats » : une ligne par personne et par tournoi. Place officielle pour un joueur classé "
@@ -70,12 +91,13 @@ GUIDE = [
     "organisateur (non joueur), aide, annulé (présent à un tournoi annulé) : 100 points.",
     "   Points imposés (facultatif) : un nombre, ou « place N » pour les points de la place N "
     "(décisions particulières du règlement).",
-    "3. Lancez : xlcircuit fill CE_FICHIER.xlsx — les feuilles « Points » et « Classement » sont réécrites.",
+    "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
+    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx — les feuilles « Points », « Classement » et « Courbes » "
+    "sont réécrites.",
     "",
-    "Les tables Points et Classement sont réécrites à chaque remplissage : ajoutez vos propres calculs à côté "
-    "ou sur une autre feuille. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
+    "Ne tapez rien dans les tables Points et Classement ni sur la feuille Courbes : elles sont réécrites à "
+    "chaque remplissage. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
 ]
-
 
 @dataclass
 class Entry:
@@ -103,6 +125,8 @@ class Summary:
     entries: list[Entry]
     report: tdf.SeasonReport
     warnings: list[str] = field(default_factory=list)
+    season: str = ""  # "2025-2026", as the Saison sheet says or the dates imply
+    clubs: dict[str, str] = field(default_factory=dict)  # player -> club, from the Joueurs table
 
 
 # --- the template ----------------------------------------------------------------------------
@@ -111,29 +135,31 @@ class Summary:
 def new_workbook() -> Workbook:
     """A fresh, empty season workbook."""
     wb = openpyxl.Workbook()
-    guide = wb.active
-    guide.title = "Guide"
-    for row, text in enumerate(GUIDE, start=1):
-        put(guide.cell(row, 1), text)
-    guide["A1"].font = Font(bold=True, size=14)
-    guide.column_dimensions["A"].width = 120
-    for spec in (TOURNOIS, RESULTATS):
-        wb.create_sheet(spec.sheet)
-        add_input_table(wb, spec)
-    problems = Problems()
-    for spec in (POINTS, CLASSEMENT):
-        write_table(wb, spec, spec.columns, [], problems)
+    saison = wb.active
+    saison.title = PARAMETRES.sheet
+    put(saison["A1"], TITLE)
+    saison["A1"].font = Font(bold=True, size=14)
+    for spec in (PARAMETRES, JOUEURS, TOURNOIS, RESULTATS):
+        if spec.sheet not in wb.sheetnames:
+            wb.create_sheet(spec.sheet)
+        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
+    type_rows(wb, PARAMETRES, [("Saison", None)])
+    for row, text in enumerate(GUIDE, start=7):
+        put(saison.cell(row, 1), text)
+    saison.freeze_panes = None
+    write_outputs(wb, [Output(POINTS, POINTS.columns, [], _title("points par tournoi")),
+                       Output(CLASSEMENT, CLASSEMENT.columns, [], _title("classement"))])
+    wb.create_sheet(CURVES_SHEET)
     mark_federation(wb, FEDERATION)
     return wb
 
 
 def put_example(wb: Workbook) -> None:
     """Type the bundled example season into the input tables."""
-    problems = Problems()
-    write_table(wb, TOURNOIS, TOURNOIS.columns, example_tdf.TOURNOIS, problems)
-    write_table(wb, RESULTATS, RESULTATS.columns, example_tdf.RESULTATS, problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
+    type_rows(wb, PARAMETRES, [("Saison", example_tdf.SAISON)])
+    type_rows(wb, JOUEURS, example_tdf.JOUEURS)
+    type_rows(wb, TOURNOIS, example_tdf.TOURNOIS)
+    type_rows(wb, RESULTATS, example_tdf.RESULTATS)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -152,8 +178,8 @@ def _imposed(value: object) -> tuple[float | None, int | None]:
     if isinstance(value, str) and fold(value).startswith("place"):
         return None, as_positive_int(value.strip()[5:].strip(), "place")
     points = as_number(value, "nombre de points (ou « place N »)")
-    if points is not None and points < 0:
-        raise InvalidInput(f"nombre de points positif attendu ; trouvé {value}")
+    if points is not None and not 0 <= points <= MAX_IMPOSED:
+        raise InvalidInput(f"nombre de points entre 0 et {MAX_IMPOSED} attendu ; trouvé {value}")
     return points, None
 
 
@@ -171,6 +197,9 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
         if key in seen:
             problems.at(record, "Tournoi", f"tournoi « {name} » déjà déclaré ligne {seen[key].row} : "
                                            "chaque tournoi a un nom unique (majuscules comprises)")
+            continue
+        if len(name) > MAX_TOURNAMENT_NAME:
+            problems.at(record, "Tournoi", f"nom de {len(name)} caractères : {MAX_TOURNAMENT_NAME} au plus")
             continue
         if key in reserved:
             problems.at(record, "Tournoi", f"« {name} » est le nom d'une colonne du classement : "
@@ -269,24 +298,60 @@ def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: td
     return warnings
 
 
+def _read_parameters(book: Book, problems: Problems) -> dict[str, object]:
+    return {fold(str(r.values["Paramètre"])): r.values["Valeur"]
+            for r in read_table(book, PARAMETRES, problems) if r.values["Paramètre"] is not None}
+
+
+def _read_clubs(book: Book, problems: Problems) -> dict[str, str]:
+    clubs: dict[str, str] = {}
+    for record in read_table(book, JOUEURS, problems):
+        player, club = as_text(record.values["Joueur"]), as_text(record.values["Club"])
+        if player is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+        elif player in clubs and club and clubs[player] != club:
+            problems.at(record, "Club", f"{player} est déjà dans le club « {clubs[player]} »")
+        elif club:
+            clubs[player] = club
+    return clubs
+
+
+def season_label(parameters: dict[str, object], tournaments: list[TournamentRow]) -> str:
+    """The season's name: the ``Saison`` parameter, or the years of its tournaments (``2025-2026``)."""
+    given = as_text(parameters.get("saison"))
+    if given:
+        return given
+    years = sorted({t.date.year for t in tournaments if t.date})
+    return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
+
+
 def _order(t: TournamentRow) -> tuple:
     return (t.date is None, t.date or dt.date.min, fold(t.name), t.name)
 
 
-def compute(book: Book) -> Summary:
+def _quiet(step: str) -> None:
+    pass
+
+
+def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
     """Read and check the input tables, then compute the season; every problem is reported at once."""
+    progress("lecture")
     problems = Problems()
+    parameters = _read_parameters(book, problems)
+    clubs = _read_clubs(book, problems)
     tournaments = sorted(_read_tournaments(book, problems), key=_order)
     entries = _read_results(book, problems, {t.name for t in tournaments})
     _check_tournaments(entries, problems)
     if problems:
         raise WorkbookProblems(problems.items)
+    progress("calcul")
     lines: dict[str, list[tdf.Line]] = defaultdict(list)
     for entry in entries:
         lines[entry.tournament].append(entry.line)
     season = [tdf.Tournament(t.name, t.kind, t.interrupted, tuple(lines[t.name])) for t in tournaments]
     report = tdf.run_season(season)
-    return Summary(tournaments, entries, report, _warnings(tournaments, entries, report))
+    return Summary(tournaments, entries, report, _warnings(tournaments, entries, report),
+                   season_label(parameters, tournaments), clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -354,13 +419,100 @@ def standings_rows(summary: Summary) -> list[list[object]]:
     ]
 
 
-def fill(book: Book) -> Summary:
-    """Compute the season and rewrite the ``Points`` and ``Classement`` tables (in memory)."""
-    summary = compute(book)
-    problems = Problems()
-    write_table(book.wb, POINTS, POINTS.columns, points_rows(summary), problems)
-    write_table(book.wb, CLASSEMENT, standings_columns(summary), standings_rows(summary), problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
+def _title(what: str, season: str = "", day: dt.date | None = None) -> str:
+    title = f"{TITLE} {season}".strip() + f" — {what}"
+    return f"{title} au {day:%d/%m/%Y}" if day else title
+
+
+def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+    """The published tables, with their titles; the podium highlighted, or a club's players."""
+    day = day or dt.date.today()
+    standings = standings_rows(summary)
+    if club is None:
+        highlights = {i: PODIUM[row[0]] for i, row in enumerate(standings) if row[0] in PODIUM}
+    else:
+        highlights = {i: CLUB_COLOUR for i, row in enumerate(standings) if summary.clubs.get(row[1]) == club}
+    return [
+        Output(POINTS, POINTS.columns, points_rows(summary), _title("points par tournoi", summary.season, day)),
+        Output(CLASSEMENT, standings_columns(summary), standings, _title("classement", summary.season, day),
+               highlights),
+    ]
+
+
+def _remove_our_charts(ws: Worksheet, titles: set[str]) -> None:
+    ws._charts = [chart for chart in ws._charts if chart_title(chart) not in titles]
+
+
+def _top_chart(ws: Worksheet, summary: Summary) -> None:
+    """The top of the standings as a horizontal bar chart, beside the table."""
+    title = f"Les {TOP} premiers"
+    _remove_our_charts(ws, {title})
+    ranked = sum(1 for st in summary.report.standings if st.rank is not None)
+    if not ranked:
+        return
+    min_col, min_row, max_col, _ = range_boundaries(find_table(ws.parent, CLASSEMENT.name)[1].ref)
+    shown = min(TOP, ranked)
+    chart = BarChart()
+    chart.type = "bar"
+    chart.title = title
+    chart.legend = None
+    chart.add_data(Reference(ws, min_col=min_col + 3, min_row=min_row, max_row=min_row + shown), titles_from_data=True)
+    chart.set_categories(Reference(ws, min_col=min_col + 1, min_row=min_row + 1, max_row=min_row + shown))
+    chart.x_axis.scaling.orientation = "maxMin"  # the leader on top
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.width, chart.height = 16, 10
+    ws.add_chart(chart, f"{get_column_letter(max_col + 2)}{min_row}")
+
+
+def _curves(wb: Workbook, summary: Summary, points_sheet: Worksheet) -> None:
+    """Each tournament's points by place, on a log scale (where the TdF's points are a straight line)."""
+    ws = wb[CURVES_SHEET] if CURVES_SHEET in wb.sheetnames else wb.create_sheet(CURVES_SHEET)
+    ws._charts = []
+    for row in ws.iter_rows():
+        for cell in row:
+            cell.value = None
+    min_col, min_row, _, _ = range_boundaries(find_table(wb, POINTS.name)[1].ref)
+    place_col, points_col = min_col + 5, min_col + 7
+    spans, row = [], min_row + 1
+    for t in summary.tournaments:
+        scored = summary.report.scored[t.name]
+        classified = sum(s.classified for s in scored)
+        if classified:
+            points = [s.points for s in scored if s.classified]
+            spans.append((t, row, classified, min(points), max(points)))
+        row += len(scored)
+    shown = spans[-MAX_CURVES:]
+    note = "Points de chaque tournoi selon la place retenue, sur une échelle logarithmique"
+    if len(spans) > len(shown):
+        note += f" (les {len(shown)} tournois les plus récents)"
+    put(ws["A1"], note)
+    ws["A1"].font = Font(bold=True, size=12)
+    for i, (t, first, count, lowest, highest) in enumerate(shown):
+        chart = ScatterChart()
+        chart.title = f"{t.name} ({count} classés)"
+        chart.style = 13
+        chart.legend = None
+        series = Series(Reference(points_sheet, min_col=points_col, min_row=first, max_row=first + count - 1),
+                        Reference(points_sheet, min_col=place_col, min_row=first, max_row=first + count - 1))
+        series.marker.symbol = "circle"
+        chart.series.append(series)
+        chart.x_axis.title, chart.y_axis.title = "Place", "Points"
+        chart.x_axis.delete = chart.y_axis.delete = False
+        if lowest > 0:  # a log scale cannot show an imposed 0
+            chart.y_axis.scaling.logBase = 10
+            chart.y_axis.scaling.min = min(100, lowest)
+            chart.y_axis.scaling.max = max(1000, highest) * 1.1
+        chart.x_axis.scaling.min, chart.x_axis.scaling.max = 1, max(count, 2)
+        chart.width, chart.height = 15, 7.5
+        ws.add_chart(chart, f"{'A' if i % 2 == 0 else 'J'}{3 + 16 * (i // 2)}")
+
+
+def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+    """Compute the season and rewrite the published tables and charts (in memory)."""
+    summary = compute(book, progress)
+    progress("écriture")
+    points_sheet, standings_sheet = write_outputs(book.wb, outputs(summary))
+    _top_chart(standings_sheet, summary)
+    _curves(book.wb, summary, points_sheet)
     mark_federation(book.wb, FEDERATION)
     return summary

@@ -1,0 +1,275 @@
+"""Setting up the Excel functions (xlcircuit.excel): the starter workbook, xlwings Lite's files,
+the function reference, and the package as xlwings Lite installs it.
+
+The LibreOffice test needs ``soffice`` (skips with a reason without it, fails under ``CI``). The
+wheel and fresh-venv tests build the package and install xlwings with pip (a few seconds, once).
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from importlib.metadata import version
+from pathlib import Path
+
+import openpyxl
+import pytest
+import xlwings
+from openpyxl.utils.cell import range_boundaries
+from openpyxl.worksheet.formula import ArrayFormula
+
+from test_functions import agrees, as_excel_passes, example_arguments, rows_of
+from xlcircuit.cli import main
+from xlcircuit.functions import FEDERATIONS, FUNCTIONS, of_federation
+
+ROOT = Path(__file__).parent.parent
+DOCS = ROOT / "docs" / "fonctions.md"
+TEMPLATE = Path(xlwings.__file__).parent / "quickstart.xlsm"
+CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+VERSION = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M).group(1)
+
+
+def run(command: list, **options) -> subprocess.CompletedProcess:
+    """Run a command; on failure, fail the test with its output."""
+    done = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=300, **options)
+    if done.returncode != 0:
+        pytest.fail(f"{command} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done
+
+
+# --- The starter workbook ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("init") / "classeurs"
+    assert main(["excel", "init", str(folder)]) == 0
+    return folder / "xlcircuit.xlsm"
+
+
+def formulas(ws) -> list[tuple[object, str, int, int]]:
+    """(cell, formula, rows, columns) of every formula of a sheet; an array formula covers rows × columns."""
+    found = []
+    for row in ws.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, ArrayFormula):
+                first_column, first_row, last_column, last_row = range_boundaries(cell.value.ref)
+                found.append((cell, cell.value.text, last_row - first_row + 1, last_column - first_column + 1))
+            elif cell.data_type == "f":
+                found.append((cell, cell.value, 1, 1))
+    return found
+
+
+def test_init_keeps_xlwings_template_and_switches_its_settings_on(starter):
+    wb = openpyxl.load_workbook(starter, keep_vba=True)
+    assert wb.sheetnames == [f.sheet for f in FEDERATIONS] + ["xlwings.conf"]
+    assert wb.active.title == FEDERATIONS[0].sheet
+    settings = {row[0].value: row[1].value for row in wb["xlwings.conf"].iter_rows(max_col=2)}
+    assert settings["UDF Modules"] == "xlcircuit.udfs"
+    assert settings["Interpreter_Win"] == "python"  # the template's own settings are kept
+    with zipfile.ZipFile(starter) as made, zipfile.ZipFile(TEMPLATE) as template:
+        assert made.read("xl/vbaProject.bin") == template.read("xl/vbaProject.bin")
+        assert b"macroEnabled.main+xml" in made.read("[Content_Types].xml")
+        assert b"vbaProject.bin" in made.read("xl/_rels/workbook.xml.rels")
+    assert "xl/vbaProject.bin" in wb.vba_archive.namelist()
+
+
+@pytest.mark.parametrize("federation", FEDERATIONS, ids=lambda f: f.code)
+def test_the_sheet_shows_every_function_beside_its_expected_result(starter, federation):
+    ws = openpyxl.load_workbook(starter, keep_vba=True)[federation.sheet]
+    found = formulas(ws)
+    assert sorted(f.split("(")[0].lstrip("=") for _, f, _, _ in found) == sorted(
+        entry.name for entry in of_federation(federation.code)
+    )
+
+    def read(ref: str) -> list[list]:
+        first_column, first_row, last_column, last_row = range_boundaries(ref)
+        return [[c.value for c in row] for row in ws.iter_rows(first_row, last_row, first_column, last_column)]
+
+    for cell, formula, rows, columns in found:
+        entry, arguments = as_excel_passes(formula, ",", read)
+        expected = tuple(
+            tuple(ws.cell(cell.row + r, cell.column + columns + c).value for c in range(columns)) for r in range(rows)
+        )
+        # what is written beside the formula is the registry's result, and the formula computes it
+        assert expected == rows_of(entry.example.result)
+        function = getattr(importlib.import_module(entry.module), entry.name)
+        out = function(*arguments)
+        assert agrees(out if rows * columns > 1 else [[out]], expected), (entry.name, out)
+        assert ws.cell(cell.row - 1, cell.column + columns).value == "Attendu"
+        assert ws.cell(cell.row - 2, 2).value == formula.replace(",", ";")  # the formula, readable as text
+        assert ws.cell(cell.row - 2, 2).data_type == "s"
+
+
+def soffice() -> str:
+    found = shutil.which("soffice") or shutil.which("libreoffice")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("LibreOffice is required in CI: .ci/run must install libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    return found
+
+
+def test_libreoffice_opens_the_starter_workbook(starter, tmp_path):
+    copy = tmp_path / "demarrage.xlsm"
+    shutil.copy(starter, copy)
+    run([soffice(), "--headless", "--norestore", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+         "--convert-to", CSV_FILTER, "--outdir", tmp_path / "out", copy])
+    sheets = {}
+    for path in (tmp_path / "out").glob("demarrage-*.csv"):
+        with path.open(encoding="utf-8", newline="") as handle:
+            sheets[path.stem.removeprefix("demarrage-")] = list(csv.reader(handle))
+    assert sorted(sheets) == sorted([f.sheet for f in FEDERATIONS] + ["xlwings.conf"])
+    assert ["UDF Modules", "xlcircuit.udfs"] in sheets["xlwings.conf"]
+    for federation in FEDERATIONS:
+        rows = sheets[federation.sheet]
+        cells = [cell for row in rows for cell in row]
+        assert "#NAME?" in cells  # the formulas were read as formulas: LibreOffice has no such function
+        for entry in of_federation(federation.code):
+            assert entry.name in [row[0] for row in rows]
+            assert any(cell.startswith(f"={entry.name}(") for cell in cells)  # the formula as text
+            for row in rows_of(entry.example.result):
+                assert all(str(value) in cells for value in row), (entry.name, row)  # the expected values
+
+
+def test_init_refuses_to_overwrite_without_force(tmp_path, capsys):
+    assert main(["excel", "init", str(tmp_path)]) == 0
+    assert main(["excel", "init", str(tmp_path)]) == 1
+    assert "existe déjà" in capsys.readouterr().err
+    assert main(["excel", "init", str(tmp_path), "--force"]) == 0
+
+
+def test_init_without_xlwings_says_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "xlwings", None)  # import xlwings now raises ImportError
+    assert main(["excel", "init", str(tmp_path)]) == 1
+    assert 'pip install "xlcircuit[excel]"' in capsys.readouterr().err
+    assert not (tmp_path / "xlcircuit.xlsm").exists()
+
+
+# --- xlwings Lite ------------------------------------------------------------------------------------
+
+
+def imported(main_py: str) -> dict[str, list[str]]:
+    """module -> names imported by a main.py, read from its source."""
+    tree = ast.parse(main_py)
+    assert all(isinstance(node, ast.ImportFrom) for node in tree.body)  # imports, nothing else
+    return {node.module: [alias.name for alias in node.names] for node in tree.body}
+
+
+def test_lite_prints_the_requirement_and_main_py(capsys):
+    assert main(["excel", "lite"]) == 0
+    out = capsys.readouterr().out
+    assert f"\nxlcircuit=={VERSION}\n" in out
+    main_py = out[out.index("# Fonctions Excel") :]
+    assert imported(main_py) == {"xlcircuit.udfs": [entry.name for entry in FUNCTIONS]}
+
+
+def test_lite_writes_the_two_files(tmp_path, capsys):
+    assert main(["excel", "lite", "--dir", str(tmp_path / "lite")]) == 0
+    assert (tmp_path / "lite" / "requirements.txt").read_text(encoding="utf-8") == f"xlcircuit=={VERSION}\n"
+    namespace = {}
+    exec((tmp_path / "lite" / "main.py").read_text(encoding="utf-8"), namespace)
+    for entry in FUNCTIONS:
+        assert namespace[entry.name] is getattr(importlib.import_module(entry.module), entry.name)
+    assert main(["excel", "lite", "--dir", str(tmp_path / "lite")]) == 1
+    assert "existe déjà" in capsys.readouterr().err
+    assert main(["excel", "lite", "--dir", str(tmp_path / "lite"), "--force"]) == 0
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The package as pip builds it, from a copy of the sources (no build files left in the repository)."""
+    work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"
+    shutil.copytree(ROOT / "xlcircuit", source / "xlcircuit", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", work / "dist"], cwd=source)
+    (built,) = (work / "dist").glob("*.whl")
+    return built
+
+
+@pytest.fixture(scope="session")
+def lite_python(tmp_path_factory, wheel) -> Path:
+    """The Python of a fresh virtual environment holding only the built wheel (no dependencies) and xlwings."""
+    venv = tmp_path_factory.mktemp("venv") / "lite"
+    run([sys.executable, "-m", "venv", venv])
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    run([python, "-m", "pip", "install", "-q", "--no-deps", wheel])
+    run([python, "-m", "pip", "install", "-q", f"xlwings=={version('xlwings')}"])
+    return python
+
+
+def test_the_wheel_is_pure_python(wheel):
+    assert wheel.name == f"xlcircuit-{VERSION}-py3-none-any.whl"  # what xlwings Lite (Pyodide) can install
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert {"xlcircuit/functions.py", "xlcircuit/udfs.py", "xlcircuit/tdf.py"} <= set(names)
+
+
+#: Run in the fresh venv, beside main.py: what it exposes, and each function on its arguments.
+LITE_CHECK = """
+import importlib.util, json, sys
+import main, xlcircuit
+calls = json.loads(sys.argv[1])
+print(json.dumps({
+    "xlcircuit": xlcircuit.__file__,
+    "openpyxl": importlib.util.find_spec("openpyxl") is not None,
+    "names": sorted(name for name, value in vars(main).items() if callable(value)),
+    "results": {name: getattr(main, name)(*arguments) for name, arguments in calls.items()},
+}))
+"""
+
+
+def test_lite_main_py_works_with_only_the_wheel_and_xlwings(lite_python, tmp_path):
+    assert main(["excel", "lite", "--dir", str(tmp_path)]) == 0
+    calls = {entry.name: example_arguments(entry) for entry in FUNCTIONS}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    done = run([lite_python, "-c", LITE_CHECK, json.dumps(calls)], cwd=tmp_path, env=env)
+    report = json.loads(done.stdout)
+    assert Path(report["xlcircuit"]).is_relative_to(lite_python.parent.parent)  # the wheel, not this checkout
+    assert report["openpyxl"] is False
+    assert report["names"] == sorted(entry.name for entry in FUNCTIONS)
+    for entry in FUNCTIONS:
+        assert agrees(report["results"][entry.name], entry.example.result), entry.name
+
+
+# --- The function reference --------------------------------------------------------------------------
+
+
+def test_docs_fonctions_md_is_the_generated_reference(capsys):
+    assert main(["excel", "docs"]) == 0
+    generated = capsys.readouterr().out
+    assert DOCS.read_text(encoding="utf-8") == generated, "run: xlcircuit excel docs -o docs/fonctions.md"
+
+
+def test_docs_fonctions_md_lists_every_function():
+    text = DOCS.read_text(encoding="utf-8")
+    for federation in FEDERATIONS:
+        section = text.split(f"\n## {federation.name}\n", 1)[1].split("\n## ", 1)[0]
+        for entry in of_federation(federation.code):
+            assert f"\n### {entry.name}(" in section
+            assert f"`={entry.example.call}` donne " in section
+            for argument in entry.arguments:
+                assert f"| `{argument.name}` | {argument.description} |" in section
+    assert f"\nxlcircuit=={VERSION}\n" in text and "from xlcircuit.udfs import " in text
+
+
+def test_docs_writes_to_a_file(tmp_path):
+    assert main(["excel", "docs", "-o", str(tmp_path / "f.md")]) == 0
+    assert (tmp_path / "f.md").read_text(encoding="utf-8") == DOCS.read_text(encoding="utf-8")
+
+
+def test_the_readme_explains_both_ways():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "### Dans Excel (Windows)" in readme and "### Dans Excel (web, Mac) avec xlwings Lite" in readme
+    for command in ("init", "lite", "docs"):
+        assert f"xlcircuit excel {command}" in readme

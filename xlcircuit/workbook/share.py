@@ -1,0 +1,143 @@
+"""Passing results on: one workbook per club, the standings as PDF, the tables as CSV.
+
+Each computes the season afresh from the workbook's input tables, so what is shared is never a
+stale fill.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+import openpyxl
+
+from ..errors import XlcircuitError
+from ..mechanics import format_half_up
+from .io import Book, save_atomic
+from .tables import FORMULA_STARTS, Output, TableSpec, write_outputs
+
+#: The per-club workbook's own tables (their columns are those of the federation's tables).
+MY_CLUB = TableSpec("Mon club", "MonClub", ())
+CLUB_POINTS = TableSpec("Points du club", "PointsClub", ())
+#: Characters no file system takes in a name, and names Windows reserves.
+_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]+')
+_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10)}
+_CSV_PROTECT = FORMULA_STARTS + ("\t", "\r")
+#: Decimals a CSV value is rounded to (half up), by the number format it has in the workbook.
+_DECIMALS = {"0": 0, "0.0": 1, "0.00": 2, "0%": 2}
+
+
+def safe_filename(name: str, limit: int = 80) -> str:
+    """A file name every file system takes, that still reads like ``name`` (``A/B: "C"`` -> ``A_B_ _C_``)."""
+    text = _UNSAFE.sub("_", name).strip().rstrip(". ")[:limit].rstrip(". ")
+    if not text or text.strip("_ ") == "":
+        text = "club"
+    if text.split(".")[0].lower() in _RESERVED:
+        text = f"_{text}"
+    return text
+
+
+def _unique(folder: Path, stem: str, suffix: str, taken: set[str]) -> Path:
+    candidate, n = f"{stem}{suffix}", 2
+    while candidate.casefold() in taken:
+        candidate, n = f"{stem} ({n}){suffix}", n + 1
+    taken.add(candidate.casefold())
+    return folder / candidate
+
+
+def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> dict[str, Path]:
+    """One workbook per club: the full standings with the club's players highlighted, a ``Mon club``
+    sheet with only them, and their result lines."""
+    summary = module.compute(book)
+    if not summary.clubs:
+        raise XlcircuitError(f"{book.path.name} ne dit le club de personne : remplissez la table « Joueurs » "
+                             "(Joueur, Club), puis relancez.")
+    folder.mkdir(parents=True, exist_ok=True)
+    written, taken = {}, set()
+    for club in sorted(set(summary.clubs.values()), key=lambda c: (c.casefold(), c)):
+        points, standings = module.outputs(summary, club=club, day=day)
+        members = {player for player, c in summary.clubs.items() if c == club}
+        mine = [row for row in standings.rows if row[_player_column(standings)] in members]
+        their_points = [row for row in points.rows if row[_player_column(points)] in members]
+        wb = openpyxl.Workbook()
+        wb.active.title = standings.spec.sheet
+        write_outputs(wb, [
+            standings,
+            Output(MY_CLUB, standings.columns, mine, f"{club} — {len(mine)} joueurs"),
+            Output(CLUB_POINTS, points.columns, their_points, f"{club} — résultats par tournoi"),
+        ])
+        written[club] = save_atomic(wb, _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken))
+    return written
+
+
+def _player_column(output: Output) -> int:
+    return [c.header for c in output.columns].index("Joueur")
+
+
+def _csv_value(value: object, number_format: str | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, float):
+        return format_half_up(value, _DECIMALS.get(number_format or "", 6))
+    text = str(value)
+    # A spreadsheet opening the CSV must not run a name as a formula: a leading quote keeps it text.
+    return "'" + text if text.startswith(_CSV_PROTECT) else text
+
+
+def share_csv(book: Book, module: ModuleType, folder: Path) -> list[Path]:
+    """Each published table as UTF-8 CSV with a header row, numbers as the workbook displays them."""
+    summary = module.compute(book)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for output in module.outputs(summary):
+        target = folder / f"{book.path.stem}-{safe_filename(output.spec.sheet)}.csv"
+        with target.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow([_csv_value(c.header, None) for c in output.columns])
+            for row in output.rows:
+                writer.writerow([_csv_value(v, c.number_format) for c, v in zip(output.columns, row)])
+        written.append(target)
+    return written
+
+
+def soffice() -> str:
+    """LibreOffice's command, or a clear message on how to install it."""
+    found = shutil.which("soffice") or shutil.which("libreoffice")
+    if found is None:
+        raise XlcircuitError(
+            "Le PDF est fait par LibreOffice, qui n'est pas installé : installez-le (Debian, Ubuntu : "
+            "sudo apt-get install libreoffice-calc-nogui ; Windows, Mac : libreoffice.org), puis relancez."
+        )
+    return found
+
+
+def share_pdf(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> Path:
+    """The standings as PDF, printed by LibreOffice: landscape, one page wide, the header on every page."""
+    program = soffice()
+    summary = module.compute(book)
+    standings = module.outputs(summary, day=day)[-1]
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{book.path.stem}-classement.pdf"
+    with tempfile.TemporaryDirectory() as work:
+        wb = openpyxl.Workbook()
+        wb.active.title = standings.spec.sheet
+        write_outputs(wb, [standings])
+        source = save_atomic(wb, Path(work) / f"{book.path.stem}-classement.xlsx")
+        run = subprocess.run(
+            [program, "--headless", "--norestore", f"-env:UserInstallation=file://{Path(work) / 'profil'}",
+             "--convert-to", "pdf", "--outdir", work, str(source)],
+            capture_output=True, text=True, timeout=300,
+        )
+        produced = source.with_suffix(".pdf")
+        if run.returncode != 0 or not produced.exists():
+            raise XlcircuitError(f"LibreOffice n'a pas pu produire le PDF ({run.stderr.strip() or run.stdout.strip()}).")
+        shutil.move(produced, target)
+    return target
