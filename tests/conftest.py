@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import os
 from pathlib import Path
 
 import openpyxl
 import pytest
 
+from xlcircuit.workbook import libreoffice
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
@@ -37,6 +40,24 @@ def table_dicts(ws, name: str) -> list[dict[str, object]]:
 def leader(path: Path) -> str:
     """The first player of a filled workbook's standings."""
     return table_dicts(openpyxl.load_workbook(path)["Classement"], "Classement")[0]["Joueur"]
+
+
+def need_libreoffice() -> None:
+    """Skip a test without LibreOffice, with the reason; under CI, fail instead (CI installs it)."""
+    if libreoffice.find() is None:
+        if os.environ.get("CI"):
+            pytest.fail("LibreOffice is required in CI: .ci/run must install libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+
+
+def sheets_as_csv(workbook: Path, folder: Path) -> dict[str, list[list[str]]]:
+    """Every sheet of a workbook, as LibreOffice reads and exports it."""
+    need_libreoffice()
+    sheets = {}
+    for path in libreoffice.convert(workbook, folder, libreoffice.CSV_ALL_SHEETS):
+        with path.open(encoding="utf-8", newline="") as handle:
+            sheets[path.stem.removeprefix(f"{workbook.stem}-")] = list(csv.reader(handle))
+    return sheets
 
 
 @pytest.fixture

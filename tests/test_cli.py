@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import openpyxl
 
 from conftest import leader, write_season
 from xlcircuit.cli import build_parser, main

@@ -8,7 +8,6 @@ wheel and fresh-venv tests build the package and install xlwings with pip (a few
 from __future__ import annotations
 
 import ast
-import csv
 import importlib
 import json
 import os
@@ -26,6 +25,7 @@ import xlwings
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
 
+from conftest import sheets_as_csv
 from test_functions import agrees, as_excel_passes, example_arguments, rows_of
 from xlcircuit.cli import main
 from xlcircuit.functions import FEDERATIONS, FUNCTIONS, of_federation
@@ -33,7 +33,6 @@ from xlcircuit.functions import FEDERATIONS, FUNCTIONS, of_federation
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs" / "fonctions.md"
 TEMPLATE = Path(xlwings.__file__).parent / "quickstart.xlsm"
-CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
 VERSION = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M).group(1)
 
 
@@ -109,24 +108,8 @@ def test_the_sheet_shows_every_function_beside_its_expected_result(starter, fede
         assert ws.cell(cell.row - 2, 2).data_type == "s"
 
 
-def soffice() -> str:
-    found = shutil.which("soffice") or shutil.which("libreoffice")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("LibreOffice is required in CI: .ci/run must install libreoffice-calc-nogui")
-        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
-    return found
-
-
 def test_libreoffice_opens_the_starter_workbook(starter, tmp_path):
-    copy = tmp_path / "demarrage.xlsm"
-    shutil.copy(starter, copy)
-    run([soffice(), "--headless", "--norestore", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
-         "--convert-to", CSV_FILTER, "--outdir", tmp_path / "out", copy])
-    sheets = {}
-    for path in (tmp_path / "out").glob("demarrage-*.csv"):
-        with path.open(encoding="utf-8", newline="") as handle:
-            sheets[path.stem.removeprefix("demarrage-")] = list(csv.reader(handle))
+    sheets = sheets_as_csv(starter, tmp_path / "out")
     assert sorted(sheets) == sorted([f.sheet for f in FEDERATIONS] + ["xlwings.conf"])
     assert ["UDF Modules", "xlcircuit.udfs"] in sheets["xlwings.conf"]
     for federation in FEDERATIONS:

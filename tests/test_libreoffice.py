@@ -6,49 +6,15 @@ tests skip with a reason, but never when ``CI`` is set.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import openpyxl
 import pytest
 
-from conftest import write_season
-from xlcircuit.workbook import Book
+from conftest import need_libreoffice, sheets_as_csv, write_season
+from xlcircuit.workbook import Book, libreoffice
 from xlcircuit.workbook import tdf as tdf_book
-
-CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
-
-
-def soffice() -> str:
-    found = shutil.which("soffice") or shutil.which("libreoffice")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("LibreOffice is required in CI: .ci/run must install libreoffice-calc-nogui")
-        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
-    return found
-
-
-def sheets_as_csv(workbook: Path, tmp_path: Path) -> dict[str, list[list[str]]]:
-    """Every sheet of a workbook as LibreOffice exports it (a copy, in a private profile)."""
-    work = tmp_path / "lo"
-    work.mkdir()
-    copy = work / "classeur.xlsx"
-    shutil.copy(workbook, copy)
-    subprocess.run(
-        [soffice(), "--headless", "--norestore", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
-         "--convert-to", CSV_FILTER, "--outdir", str(work / "out"), str(copy)],
-        check=True, capture_output=True, timeout=180,
-    )
-    sheets = {}
-    for path in (work / "out").glob("classeur-*.csv"):
-        with path.open(encoding="utf-8", newline="") as handle:
-            sheets[path.stem.removeprefix("classeur-")] = list(csv.reader(handle))
-    return sheets
-
 
 def table(rows: list[list[str]], first_header: str) -> list[list[str]]:
     """The rows of a sheet's table, from its header row on (a title stands above it)."""
@@ -65,7 +31,7 @@ def fill(path: Path) -> tdf_book.Summary:
 
 def test_libreoffice_shows_the_standings_the_core_computed(demo_path, tmp_path):
     summary = fill(demo_path)
-    sheets = sheets_as_csv(demo_path, tmp_path)
+    sheets = sheets_as_csv(demo_path, tmp_path / "csv")
     header, *rows = table(sheets["Classement"], "Rang")
     assert header[:4] == ["Rang", "Joueur", "Tournois classés", "Total"]
     assert len(rows) == len(summary.report.standings)
@@ -86,7 +52,7 @@ def test_libreoffice_reads_formula_like_names_as_text(tmp_path):
                         [("Open", evil, 1, None, None), ("Open", "=1+1", 2, None, None),
                          ("Open 2", evil, 1, None, None), ("Open 2", "=1+1", 2, None, None)])
     fill(path)
-    rows = table(sheets_as_csv(path, tmp_path)["Classement"], "Rang")
+    rows = table(sheets_as_csv(path, tmp_path / "csv")["Classement"], "Rang")
     assert [r[1] for r in rows[1:]] == [evil, "=1+1"]
 
 
@@ -97,7 +63,7 @@ def pdf_pages(path: Path) -> list[str]:
 
 
 def test_the_standings_pdf_is_one_page_wide_with_the_leader_on_page_one(demo_path, tmp_path):
-    soffice()
+    need_libreoffice()
     from xlcircuit.workbook import share
 
     summary = fill(demo_path)
@@ -122,11 +88,7 @@ def test_the_standings_pdf_is_one_page_wide_with_the_leader_on_page_one(demo_pat
     ws.sheet_properties.pageSetUpPr.fitToPage = False
     ws.page_setup.scale = 100
     wb.save(wide)
-    work = tmp_path / "wide-pdf"
-    subprocess.run([soffice(), "--headless", "--norestore", f"-env:UserInstallation=file://{tmp_path / 'p2'}",
-                    "--convert-to", "pdf", "--outdir", str(work), str(wide)], check=True, capture_output=True,
-                   timeout=180)
-    unscaled = pdf_pages(work / "wide.pdf")
+    unscaled = pdf_pages(libreoffice.convert(wide, tmp_path / "wide-pdf", "pdf")[0])
     first_band = [page for page in unscaled if "Rang" in page and "Joueur" in page]
     assert len(unscaled) > len(pages)
     assert len(pages) <= len(first_band)

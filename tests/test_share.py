@@ -78,7 +78,7 @@ def test_each_tournament_has_its_curve_pointing_at_its_points(filled_demo):
         if rows:
             expected.append((name, rows[0], rows[-1]))
     assert titles == [f"{name} ({last - first + 1} classés)" for name, first, last in expected]
-    for chart, (name, first, last) in zip(ws._charts, expected):
+    for chart, (_, first, last) in zip(ws._charts, expected):
         series = chart.series[0]
         assert series.yVal.numRef.f == f"'Points'!$H${first}:$H${last}"
         assert series.xVal.numRef.f == f"'Points'!$F${first}:$F${last}"

@@ -9,8 +9,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import re
-import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +17,7 @@ import openpyxl
 
 from ..errors import XlcircuitError
 from ..mechanics import format_half_up
+from . import libreoffice
 from .io import Book, save_atomic
 from .tables import FORMULA_STARTS, Output, TableSpec, write_outputs
 
@@ -108,36 +107,14 @@ def share_csv(book: Book, module: ModuleType, folder: Path) -> list[Path]:
     return written
 
 
-def soffice() -> str:
-    """LibreOffice's command, or a clear message on how to install it."""
-    found = shutil.which("soffice") or shutil.which("libreoffice")
-    if found is None:
-        raise XlcircuitError(
-            "Le PDF est fait par LibreOffice, qui n'est pas installé : installez-le (Debian, Ubuntu : "
-            "sudo apt-get install libreoffice-calc-nogui ; Windows, Mac : libreoffice.org), puis relancez."
-        )
-    return found
-
-
 def share_pdf(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> Path:
     """The standings as PDF, printed by LibreOffice: landscape, one page wide, the header on every page."""
-    program = soffice()
+    libreoffice.require()
     summary = module.compute(book)
     standings = module.outputs(summary, day=day)[-1]
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{book.path.stem}-classement.pdf"
     with tempfile.TemporaryDirectory() as work:
         wb = openpyxl.Workbook()
         wb.active.title = standings.spec.sheet
         write_outputs(wb, [standings])
         source = save_atomic(wb, Path(work) / f"{book.path.stem}-classement.xlsx")
-        run = subprocess.run(
-            [program, "--headless", "--norestore", f"-env:UserInstallation=file://{Path(work) / 'profil'}",
-             "--convert-to", "pdf", "--outdir", work, str(source)],
-            capture_output=True, text=True, timeout=300,
-        )
-        produced = source.with_suffix(".pdf")
-        if run.returncode != 0 or not produced.exists():
-            raise XlcircuitError(f"LibreOffice n'a pas pu produire le PDF ({run.stderr.strip() or run.stdout.strip()}).")
-        shutil.move(produced, target)
-    return target
+        return libreoffice.convert(source, folder, "pdf")[0]

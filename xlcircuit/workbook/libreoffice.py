@@ -1,0 +1,55 @@
+"""LibreOffice headless, the spreadsheet program that turns a workbook into PDF or CSV here."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ..errors import XlcircuitError
+
+#: Every sheet to UTF-8 CSV, comma-separated, one file per sheet (``NAME-Sheet.csv``).
+CSV_ALL_SHEETS = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+TIMEOUT = 300  # seconds; a conversion usually takes two
+
+
+def find() -> str | None:
+    """The LibreOffice command, if installed."""
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def require() -> str:
+    """The LibreOffice command, or a clear message on how to install it."""
+    program = find()
+    if program is None:
+        raise XlcircuitError(
+            "Le PDF est fait par LibreOffice, qui n'est pas installé : installez-le (Debian, Ubuntu : "
+            "sudo apt-get install libreoffice-calc-nogui ; Windows, Mac : libreoffice.org), puis relancez."
+        )
+    return program
+
+
+def convert(source: Path, folder: Path, to: str) -> list[Path]:
+    """Convert ``source`` into ``folder`` (``to``: ``pdf``, or a filter such as :data:`CSV_ALL_SHEETS`).
+
+    A copy is converted, in a private profile: a stale lock file beside the original, or a
+    LibreOffice already running, would make the conversion fail silently.
+    """
+    program = require()
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as work:
+        copy = Path(work) / source.name
+        shutil.copy(source, copy)
+        out = Path(work) / "out"
+        run = subprocess.run(
+            [program, "--headless", "--norestore", f"-env:UserInstallation={(Path(work) / 'profil').as_uri()}",
+             "--convert-to", to, "--outdir", str(out), str(copy)],
+            capture_output=True, text=True, timeout=TIMEOUT,
+        )
+        produced = sorted(out.glob(f"{copy.stem}*")) if out.exists() else []
+        if run.returncode != 0 or not produced:
+            detail = (run.stderr or run.stdout).strip().splitlines()
+            raise XlcircuitError(f"LibreOffice n'a pas pu convertir {source.name}"
+                                 f"{' (' + detail[-1] + ')' if detail else ''}.")
+        return [Path(shutil.move(str(p), folder / p.name)) for p in produced]
