@@ -368,3 +368,15 @@ def test_a_moved_input_table_is_still_found(tmp_path, small_season):
     summary = tdf_book.compute(Book(small_season))
     assert [t.name for t in summary.tournaments] == ["Open A", "France"]
     assert summary.tournaments[0].record.cells["Tournoi"] == "C5"
+
+
+def test_rows_typed_just_under_an_input_table_are_not_silently_ignored(small_season):
+    wb = openpyxl.load_workbook(small_season)
+    ws = wb["Résultats"]
+    last = int(ws.tables["Resultats"].ref.split(":")[1][1:])
+    ws.cell(last + 1, 1, "Open A")  # LibreOffice does not grow a table when a row is typed under it
+    ws.cell(last + 1, 2, "Zoé")
+    ws.cell(last + 1, 3, 4)
+    wb.save(small_season)
+    with pytest.raises(WorkbookProblems, match=f"Résultats!A{last + 1} : la ligne {last + 1}, juste sous la table"):
+        tdf_book.compute(Book(small_season))

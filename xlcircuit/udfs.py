@@ -9,7 +9,7 @@ What Excel shows about them (description, argument docs, range or cell) comes fr
 entries in the registry, ``xlcircuit.functions``.
 
 Arguments are declared without ``numbers=int`` on purpose: xlwings would then round ``2.6``
-to ``3`` (``int(round(x))``, halves to even) before the function sees it, and a mistyped place
+to ``3`` (Python rounding, halves to even) before the function sees it, and a mistyped place
 would be scored silently. The functions take floats and accept only whole ones. Arguments use
 ``err_to_str=True`` so that an error cell (``#N/A``) is reported instead of read as a blank.
 Off Windows the decorators are no-ops, so these are plain Python functions.

@@ -143,10 +143,24 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
             if value is None and cell.data_type == "f":
                 problems.add(Problem(ws.title, row, header, "formule jamais calculée : ouvrez le classeur dans votre "
                                      "tableur, enregistrez-le, puis relancez", cell.coordinate))
-            values[header] = value.strip() or None if isinstance(value, str) else value
+            values[header] = (value.strip() or None) if isinstance(value, str) else value
         if any(v is not None for v in values.values()):
             records.append(Record(ws.title, row, values, cells))
+    _check_below(ws, table, problems)
     return records
+
+
+def _check_below(ws: Worksheet, table: Table, problems: Problems) -> None:
+    """Rows typed just under a table are not in it (LibreOffice does not grow tables): say so, lose nothing."""
+    min_col, _, max_col, max_row = range_boundaries(table.ref)
+    if table.totalsRowCount:
+        return
+    below = [c for c in _cells_in(ws, (min_col, max_row + 1, max_col, max_row + 1)) if c.value is not None]
+    if below:
+        cell = min(below, key=lambda c: c.column)
+        problems.add(Problem(ws.title, cell.row, None, f"la ligne {cell.row}, juste sous la table « {table.name} », "
+                             "n'en fait pas partie : agrandissez la table pour l'inclure, ou laissez une ligne vide",
+                             cell.coordinate))
 
 
 def _shown(value: object) -> str:

@@ -84,19 +84,20 @@ CLASSEMENT = TableSpec("Classement", "Classement", (
 ))
 
 GUIDE = [
-    "1. Feuille « Tournois » : une ligne par tournoi (nom unique, date, type : normal, majeur, en ligne, "
-    "majeur en ligne ; « oui » dans Interrompu si le classement a été rendu sans vainqueur officiel).",
-    "2. Feuille « Résultats » : une ligne par personne et par tournoi. Place officielle pour un joueur classé "
-    "(ex aequo : la même place ; place vide au classement : sautez-la). Sans place, indiquez le rôle : "
-    "organisateur (non joueur), aide, annulé (présent à un tournoi annulé) : 100 points.",
-    "   Points imposés (facultatif) : un nombre, ou « place N » pour les points de la place N "
-    "(décisions particulières du règlement).",
+    "Mode d'emploi",
+    "1. Feuille « Tournois » : une ligne par tournoi (nom unique, date, type : normal, majeur,",
+    "   en ligne, majeur en ligne ; « oui » dans Interrompu si le classement a été rendu sans",
+    "   vainqueur officiel).",
+    "2. Feuille « Résultats » : une ligne par personne et par tournoi. Un joueur classé a sa place",
+    "   officielle (ex aequo : la même place ; une place vide au classement : sautez-la).",
+    "   Sans place, indiquez le rôle : organisateur (non joueur), aide, annulé (présent à un",
+    "   tournoi annulé) : 100 points. Points imposés (facultatif) : un nombre, ou « place N »",
+    "   pour les points de la place N (décisions particulières du règlement).",
     "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
-    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx — les feuilles « Points », « Classement » et « Courbes » "
-    "sont réécrites.",
+    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
     "",
-    "Ne tapez rien dans les tables Points et Classement ni sur la feuille Courbes : elles sont réécrites à "
-    "chaque remplissage. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
+    "Les tables Points et Classement et la feuille Courbes sont réécrites à chaque remplissage :",
+    "n'y tapez rien. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
 ]
 
 @dataclass
@@ -146,6 +147,7 @@ def new_workbook() -> Workbook:
     type_rows(wb, PARAMETRES, [("Saison", None)])
     for row, text in enumerate(GUIDE, start=7):
         put(saison.cell(row, 1), text)
+    saison["A7"].font = Font(bold=True)
     saison.freeze_panes = None
     write_outputs(wb, [Output(POINTS, POINTS.columns, [], _title("points par tournoi")),
                        Output(CLASSEMENT, CLASSEMENT.columns, [], _title("classement"))])
@@ -216,45 +218,28 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
 def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list[Entry]:
     entries = []
     for record in read_table(book, RESULTATS, problems):
-        ok = True
+        found = len(problems.items)
         tournament = as_text(record.values["Tournoi"])
         if tournament is None:
             problems.at(record, "Tournoi", "nom du tournoi manquant")
-            ok = False
         elif tournament not in tournaments:
             problems.at(record, "Tournoi", f"tournoi « {tournament} » absent de la table Tournois")
-            ok = False
         player = as_text(record.values["Joueur"])
         if player is None:
             problems.at(record, "Joueur", "nom du joueur manquant")
-            ok = False
-        try:
-            place = as_positive_int(record.values["Place"])
-        except InvalidInput as exc:
-            problems.at(record, "Place", str(exc))
-            place, ok = None, False
-        try:
-            role = tdf.Role.parse(as_text(record.values["Rôle"]))
-        except InvalidInput as exc:
-            problems.at(record, "Rôle", str(exc))
-            role, ok = None, False
-        try:
-            imposed_points, imposed_place = _imposed(record.values.get("Points imposés"))
-        except InvalidInput as exc:
-            problems.at(record, "Points imposés", str(exc))
-            imposed_points = imposed_place = None
-            ok = False
-        if ok and place is None and role is None:
+        place = _parse(problems, record, "Place", as_positive_int)
+        role = _parse(problems, record, "Rôle", tdf.Role.parse)
+        imposed_points, imposed_place = _parse(problems, record, "Points imposés", _imposed) or (None, None)
+        if len(problems.items) > found:
+            continue
+        if place is None and role is None:
             problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "
                                          "rôle (organisateur, aide, annulé)")
-            ok = False
-        if ok and place is not None and role is tdf.Role.CANCELLED:
+        elif place is not None and role is tdf.Role.CANCELLED:
             problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
                                         "ou le rôle « annulé »")
-            ok = False
-        if ok:
-            line = tdf.Line(player, place, role, imposed_points, imposed_place)
-            entries.append(Entry(record, tournament, line))
+        else:
+            entries.append(Entry(record, tournament, tdf.Line(player, place, role, imposed_points, imposed_place)))
     return entries
 
 
