@@ -120,3 +120,11 @@ def test_progress_bar_shows_on_a_terminal_for_long_fills_only():
     bar = Progress(quick, delay=5.0)
     bar.close()
     assert quick.text == ""
+
+
+def test_a_folder_that_is_a_file_gives_one_sentence(tmp_path, capsys):
+    blocker = tmp_path / "demo"
+    blocker.write_text("")
+    assert main(["demo", str(blocker)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("Impossible de lire ou d'écrire") and "\n" not in err

@@ -129,7 +129,7 @@ def test_a_failing_save_leaves_the_original_and_no_temporary_file(small_season, 
         raise OSError("disque plein")
 
     monkeypatch.setattr(openpyxl.Workbook, "save", broken_save)
-    with pytest.raises(OSError):
+    with pytest.raises(WorkbookError, match="Impossible d'enregistrer petite.xlsx .disque plein. : l'original"):
         book.save()
     assert digest(small_season) == before
     assert leftovers(small_season.parent) == []
@@ -260,3 +260,9 @@ def test_input_row_order_does_not_change_a_byte_of_the_output_tables(demo_path, 
         tdf_book.fill(book)
         book.save()
     assert output_parts(demo_path) == output_parts(other)
+
+
+def test_the_output_keeps_the_workbooks_extension(small_season, tmp_path, capsys):
+    assert main(["fill", str(small_season), "-o", str(tmp_path / "publie.xlsm")]) == 1
+    assert "doit garder l'extension de petite.xlsx (.xlsx)" in capsys.readouterr().err
+    assert not (tmp_path / "publie.xlsm").exists()

@@ -217,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading (| head)
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a folder that is a file, a full disk...: one sentence, not a traceback
+        print(f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc}).", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

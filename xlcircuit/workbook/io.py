@@ -218,6 +218,10 @@ class Book:
         Saving in place a workbook with features openpyxl drops first copies the original to ``backup``.
         """
         target = Path(target) if target else self.path
+        if target.suffix.lower() != self.path.suffix.lower():
+            # A macro workbook saved as .xlsx, or the reverse, is a file Excel refuses to open.
+            raise WorkbookError(f"{target.name} doit garder l'extension de {self.path.name} "
+                                f"({self.path.suffix}) : choisissez un nom en {self.path.suffix}.")
         if self.unkept and target.resolve() == self.path.resolve():
             shutil.copy2(self.path, self.backup)
         return save_atomic(self.wb, target)
@@ -254,7 +258,13 @@ def save_atomic(wb: Workbook, target: Path) -> Path:
     os.close(handle)
     tmp = Path(tmp_name)
     try:
-        wb.save(tmp)
+        try:
+            wb.save(tmp)
+            with tmp.open("rb+") as written:
+                os.fsync(written.fileno())  # on disk before it replaces the original
+        except OSError as exc:
+            raise WorkbookError(f"Impossible d'enregistrer {target.name} ({exc.strerror or exc}) : "
+                                "l'original n'a pas été modifié.") from None
         with zipfile.ZipFile(tmp) as archive:
             broken = archive.testzip()
         if broken is not None:

@@ -428,28 +428,49 @@ def _remove_our_charts(ws: Worksheet, titles: set[str]) -> None:
     ws._charts = [chart for chart in ws._charts if chart_title(chart) not in titles]
 
 
-def _top_chart(ws: Worksheet, summary: Summary) -> None:
+def _at(columns, header: str) -> int:
+    """Offset of a column in a table, from its header."""
+    return [c.header for c in columns].index(header)
+
+
+def _top_chart(ws: Worksheet, standings: Output) -> None:
     """The top of the standings as a horizontal bar chart, beside the table."""
     title = f"Les {TOP} premiers"
     _remove_our_charts(ws, {title})
-    ranked = sum(1 for st in summary.report.standings if st.rank is not None)
-    if not ranked:
+    shown = min(TOP, sum(1 for row in standings.rows if row[_at(standings.columns, "Rang")] is not None))
+    if not shown:
         return
     min_col, min_row, max_col, _ = range_boundaries(find_table(ws.parent, CLASSEMENT.name)[1].ref)
-    shown = min(TOP, ranked)
+    total, player = min_col + _at(standings.columns, "Total"), min_col + _at(standings.columns, "Joueur")
     chart = BarChart()
     chart.type = "bar"
     chart.title = title
     chart.legend = None
-    chart.add_data(Reference(ws, min_col=min_col + 3, min_row=min_row, max_row=min_row + shown), titles_from_data=True)
-    chart.set_categories(Reference(ws, min_col=min_col + 1, min_row=min_row + 1, max_row=min_row + shown))
+    chart.add_data(Reference(ws, min_col=total, min_row=min_row, max_row=min_row + shown), titles_from_data=True)
+    chart.set_categories(Reference(ws, min_col=player, min_row=min_row + 1, max_row=min_row + shown))
     chart.x_axis.scaling.orientation = "maxMin"  # the leader on top
     chart.x_axis.delete = chart.y_axis.delete = False
     chart.width, chart.height = 16, 10
     ws.add_chart(chart, f"{get_column_letter(max_col + 2)}{min_row}")
 
 
-def _curves(wb: Workbook, summary: Summary, points_sheet: Worksheet) -> None:
+def _classified_spans(points: Output) -> list[tuple[str, int, int, list[float]]]:
+    """For each tournament, where its classified lines stand in the Points table: (name, first index,
+    count, their points). They are consecutive, best place first."""
+    name_at, status_at, points_at = (_at(points.columns, h) for h in ("Tournoi", "Statut", "Points"))
+    spans: list[tuple[str, int, int, list[float]]] = []
+    for index, row in enumerate(points.rows):
+        if row[status_at] != tdf.Status.CLASSIFIED.value:
+            continue
+        if spans and spans[-1][0] == row[name_at] and spans[-1][1] + spans[-1][2] == index:
+            name, first, count, values = spans[-1]
+            spans[-1] = (name, first, count + 1, values + [row[points_at]])
+        else:
+            spans.append((row[name_at], index, 1, [row[points_at]]))
+    return spans
+
+
+def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
     """Each tournament's points by place, on a log scale (where the TdF's points are a straight line)."""
     ws = wb[CURVES_SHEET] if CURVES_SHEET in wb.sheetnames else wb.create_sheet(CURVES_SHEET)
     ws._charts = []
@@ -457,36 +478,31 @@ def _curves(wb: Workbook, summary: Summary, points_sheet: Worksheet) -> None:
         for cell in row:
             cell.value = None
     min_col, min_row, _, _ = range_boundaries(find_table(wb, POINTS.name)[1].ref)
-    place_col, points_col = min_col + 5, min_col + 7
-    spans, row = [], min_row + 1
-    for t in summary.tournaments:
-        scored = summary.report.scored[t.name]
-        classified = sum(s.classified for s in scored)
-        if classified:
-            points = [s.points for s in scored if s.classified]
-            spans.append((t, row, classified, min(points), max(points)))
-        row += len(scored)
+    place_col = min_col + _at(points.columns, "Place retenue")
+    points_col = min_col + _at(points.columns, "Points")
+    spans = _classified_spans(points)
     shown = spans[-MAX_CURVES:]
     note = "Points de chaque tournoi selon la place retenue, sur une échelle logarithmique"
     if len(spans) > len(shown):
         note += f" (les {len(shown)} tournois les plus récents)"
     put(ws["A1"], note)
     ws["A1"].font = Font(bold=True, size=12)
-    for i, (t, first, count, lowest, highest) in enumerate(shown):
+    for i, (name, index, count, values) in enumerate(shown):
+        first, last = min_row + 1 + index, min_row + index + count
         chart = ScatterChart()
-        chart.title = f"{t.name} ({count} classés)"
+        chart.title = f"{name} ({count} classés)"
         chart.style = 13
         chart.legend = None
-        series = Series(Reference(points_sheet, min_col=points_col, min_row=first, max_row=first + count - 1),
-                        Reference(points_sheet, min_col=place_col, min_row=first, max_row=first + count - 1))
+        series = Series(Reference(points_sheet, min_col=points_col, min_row=first, max_row=last),
+                        Reference(points_sheet, min_col=place_col, min_row=first, max_row=last))
         series.marker.symbol = "circle"
         chart.series.append(series)
         chart.x_axis.title, chart.y_axis.title = "Place", "Points"
         chart.x_axis.delete = chart.y_axis.delete = False
-        if lowest > 0:  # a log scale cannot show an imposed 0
+        if min(values) > 0:  # a log scale cannot show an imposed 0
             chart.y_axis.scaling.logBase = 10
-            chart.y_axis.scaling.min = min(100, lowest)
-            chart.y_axis.scaling.max = max(1000, highest) * 1.1
+            chart.y_axis.scaling.min = min(100, min(values))
+            chart.y_axis.scaling.max = max(1000, max(values)) * 1.1
         chart.x_axis.scaling.min, chart.x_axis.scaling.max = 1, max(count, 2)
         chart.width, chart.height = 15, 7.5
         ws.add_chart(chart, f"{'A' if i % 2 == 0 else 'J'}{3 + 16 * (i // 2)}")
@@ -496,8 +512,9 @@ def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
     """Compute the season and rewrite the published tables and charts (in memory)."""
     summary = compute(book, progress)
     progress("écriture")
-    points_sheet, standings_sheet = write_outputs(book.wb, outputs(summary))
-    _top_chart(standings_sheet, summary)
-    _curves(book.wb, summary, points_sheet)
+    points, standings = outputs(summary)
+    points_sheet, standings_sheet = write_outputs(book.wb, [points, standings])
+    _top_chart(standings_sheet, standings)
+    _curves(book.wb, points_sheet, points)
     mark_federation(book.wb, FEDERATION)
     return summary
