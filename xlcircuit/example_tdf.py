@@ -290,7 +290,8 @@ def generated(tournaments: int, players: int = 60, seed: int = 1) -> tuple[list[
     pool = [f"Joueur {i:05d}" for i in range(max(2 * players, 3 * tournaments))]
     kinds = ["normal"] * 8 + ["majeur", "en ligne"]
     start = datetime.date(2025, 9, 1)
-    tournois, resultats = [], []
+    tournois: list[tuple] = []
+    resultats: list[tuple] = []
     for t in range(tournaments):
         name = f"Tournoi {t + 1:04d}"
         tournois.append((name, start + datetime.timedelta(days=t % 300), rng.choice(kinds), None))

@@ -160,8 +160,8 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
         by_player[line.player].append(i)
 
     kept = sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
-    classified = [i for i in kept if lines[i].place is not None]
-    official = [lines[i].place for i in classified]
+    official_of = {i: place for i in kept if (place := lines[i].place) is not None}
+    classified, official = list(official_of), list(official_of.values())
     x = len(classified)
     places = dict(zip(classified, effective_places(official)))
     sizes = dict(zip(classified, tie_sizes(official)))

@@ -86,9 +86,9 @@ def _whole(value: Any, what: str, low: int, high: int | None = None) -> int:
     expected = f"entier de {low} à {high}" if high is not None else f"entier ≥ {low}"
     if not isinstance(value, Real) or isinstance(value, bool):
         raise _refuse(what, expected, value)
-    if not math.isfinite(value) or value != int(value):
+    if not math.isfinite(value) or not float(value).is_integer():
         raise _refuse(what, expected, value)
-    number = int(value)
+    number = int(float(value))
     if number < low or (high is not None and number > high):
         raise _refuse(what, expected, value)
     return number

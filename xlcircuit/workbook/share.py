@@ -58,7 +58,8 @@ def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | Non
         raise XlcircuitError(f"{book.path.name} ne dit le club de personne : remplissez la table « Joueurs » "
                              "(Joueur, Club), puis relancez.")
     folder.mkdir(parents=True, exist_ok=True)
-    written, taken = {}, set()
+    written: dict[str, Path] = {}
+    taken: set[str] = set()
     for club in sorted(set(summary.clubs.values()), key=lambda c: (c.casefold(), c)):
         points, standings = module.outputs(summary, club=club, day=day)
         members = {player for player, c in summary.clubs.items() if c == club}

@@ -100,6 +100,11 @@ def find_table(wb: Workbook, name: str) -> tuple[Worksheet, Table] | None:
     return None
 
 
+def table_bounds(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
+    """(first column, first row, last column, last row) of a table of ``ws`` that was just written."""
+    return range_boundaries(ws.tables[name].ref)
+
+
 def _header_index(ws: Worksheet, table: Table) -> tuple[int, int, int, int, dict[str, int]]:
     min_col, min_row, max_col, max_row = range_boundaries(table.ref)
     headers = {}
@@ -349,7 +354,7 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
 
 def style_output(ws: Worksheet, output: Output) -> None:
     """The look of a published table: title, highlighted rows, data bars, frozen header, print setup."""
-    min_col, min_row, max_col, max_row = range_boundaries(find_table(ws.parent, output.spec.name)[1].ref)
+    min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
     if output.title and min_row > TITLE_ROWS:
         title = ws.cell(min_row - TITLE_ROWS, min_col)
         put(title, output.title)
@@ -426,7 +431,7 @@ def add_input_table(wb: Workbook, spec: TableSpec, at: tuple[int, int] = (1, 1))
     """Put an empty input table at ``at`` (row, column), with drop-down lists where the spec offers choices."""
     problems = Problems()
     ws = write_table(wb, Output(spec, spec.columns, []), problems, at)
-    if problems:
+    if ws is None:
         raise WorkbookProblems(problems.items)
     ws.freeze_panes = ws.cell(at[0] + 1, 1)
     first = at[0] + 1

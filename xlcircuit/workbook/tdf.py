@@ -11,7 +11,7 @@ from typing import Callable
 import openpyxl
 from openpyxl.chart import BarChart, Reference, ScatterChart, Series
 from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter, range_boundaries
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -21,7 +21,7 @@ from ..text import fold
 from .io import Book, mark_federation
 from .tables import (
     Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_positive_int,
-    as_text, as_yes_no, chart_title, find_table, put, read_table, type_rows, write_outputs,
+    as_text, as_yes_no, chart_title, put, read_table, table_bounds, type_rows, write_outputs,
 )
 
 FEDERATION = "tdf"
@@ -230,7 +230,7 @@ def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list
         place = _parse(problems, record, "Place", as_positive_int)
         role = _parse(problems, record, "Rôle", tdf.Role.parse)
         imposed_points, imposed_place = _parse(problems, record, "Points imposés", _imposed) or (None, None)
-        if len(problems.items) > found:
+        if len(problems.items) > found or tournament is None or player is None:
             continue
         if place is None and role is None:
             problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "
@@ -346,12 +346,11 @@ _STATUS_ORDER = {tdf.Status.CLASSIFIED: 0, tdf.Status.ROLE: 1, tdf.Status.DUPLIC
 
 
 def _status(s: tdf.Scored) -> str:
-    if s.status is tdf.Status.ROLE:
-        return s.line.role.value
-    return s.status.value
+    """What the Points table says of a line: classé, doublon, or the role that gave 100 points."""
+    return s.line.role.value if s.status is tdf.Status.ROLE and s.line.role else s.status.value
 
 
-def _remark(s: tdf.Scored, weight: float | None, set_aside: bool) -> str | None:
+def _remark(s: tdf.Scored, set_aside: bool) -> str | None:
     notes = []
     if s.status is tdf.Status.DUPLICATE:
         notes.append("deuxième ligne de ce joueur : seule sa meilleure ligne compte")
@@ -370,18 +369,18 @@ def _remark(s: tdf.Scored, weight: float | None, set_aside: bool) -> str | None:
 def points_rows(summary: Summary) -> list[list[object]]:
     """The ``Points`` table: every result line, tournaments in date order, best place first."""
     report = summary.report
-    rows = []
+    rows: list[list[object]] = []
     for t in summary.tournaments:
         scored = sorted(report.scored[t.name], key=lambda s: (
             _STATUS_ORDER[s.status], s.place or 0, fold(s.line.player), s.line.player, s.line.place or 0))
         for s in scored:
-            counted = s.status is not tdf.Status.DUPLICATE
-            weight, aside = report.weights[(s.line.player, t.name)] if counted else (None, False)
-            rows.append([
-                t.name, t.date, s.line.player, s.line.place, _status(s),
-                s.place, s.tied, s.points if counted else None, weight,
-                s.points * weight if counted else None, _remark(s, weight, aside),
-            ])
+            row: list[object] = [t.name, t.date, s.line.player, s.line.place, _status(s), s.place, s.tied]
+            if s.status is tdf.Status.DUPLICATE:
+                row += [None, None, None, _remark(s, False)]
+            else:
+                weight, aside = report.weights[(s.line.player, t.name)]
+                row += [s.points, weight, s.points * weight, _remark(s, aside)]
+            rows.append(row)
     return rows
 
 
@@ -440,7 +439,7 @@ def _top_chart(ws: Worksheet, standings: Output) -> None:
     shown = min(TOP, sum(1 for row in standings.rows if row[_at(standings.columns, "Rang")] is not None))
     if not shown:
         return
-    min_col, min_row, max_col, _ = range_boundaries(find_table(ws.parent, CLASSEMENT.name)[1].ref)
+    min_col, min_row, max_col, _ = table_bounds(ws, CLASSEMENT.name)
     total, player = min_col + _at(standings.columns, "Total"), min_col + _at(standings.columns, "Joueur")
     chart = BarChart()
     chart.type = "bar"
@@ -477,7 +476,7 @@ def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
     for row in ws.iter_rows():
         for cell in row:
             cell.value = None
-    min_col, min_row, _, _ = range_boundaries(find_table(wb, POINTS.name)[1].ref)
+    min_col, min_row, _, _ = table_bounds(points_sheet, POINTS.name)
     place_col = min_col + _at(points.columns, "Place retenue")
     points_col = min_col + _at(points.columns, "Points")
     spans = _classified_spans(points)
