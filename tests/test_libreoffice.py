@@ -92,3 +92,19 @@ def test_the_standings_pdf_is_one_page_wide_with_the_leader_on_page_one(demo_pat
     first_band = [page for page in unscaled if "Rang" in page and "Joueur" in page]
     assert len(unscaled) > len(pages)
     assert len(pages) <= len(first_band)
+
+
+def test_a_workbook_saved_by_libreoffice_fills_again_without_loss(demo_path, tmp_path, capsys):
+    """An organiser who types in LibreOffice and saves: the tables survive, our data bars come back
+    as Excel 2010 extensions, and a refill neither warns about them nor keeps a needless copy."""
+    need_libreoffice()
+    first = fill(demo_path)
+    resaved = libreoffice.convert(demo_path, tmp_path / "lo", "xlsx:Calc MS Excel 2007 XML")[0]
+    from xlcircuit.cli import main
+
+    assert main(["fill", str(resaved)]) == 0
+    assert "openpyxl ne sait pas conserver" not in capsys.readouterr().err
+    assert not (resaved.parent / f"{resaved.stem} (avant xlcircuit).xlsx").exists()
+    wb = openpyxl.load_workbook(resaved)
+    rows = [[c.value for c in row] for row in wb["Classement"][wb["Classement"].tables["Classement"].ref]][1:]
+    assert [(r[0], r[1]) for r in rows] == [(s.rank, s.player) for s in first.report.standings]

@@ -93,7 +93,7 @@ def _unkept(book: Book, target: Path | None) -> list[str]:
     """The warning for what openpyxl cannot keep, if the workbook has any."""
     if not book.unkept:
         return []
-    what = ", ".join(book.unkept)
+    what = ", ".join(map(str, book.unkept))
     if target is None:
         fate = "un remplissage les perdrait (l'original serait gardé à part)"
     elif target.resolve() == book.path.resolve():

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import shutil
 import tempfile
 import warnings
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from xml.etree.ElementTree import ParseError
 
@@ -36,20 +38,34 @@ _LOST_PARTS = {
     "xl/slicers/": "segments (slicers)",
     "xl/timelines/": "chronologies",
 }
+CONDITIONAL_FORMAT_EXTENSIONS = "mises en forme conditionnelles propres à Excel 2010+"
 _LOST_IN_SHEETS = {
     b"sparklineGroup": "graphiques sparkline",
-    b"x14:conditionalFormatting": "mises en forme conditionnelles propres à Excel 2010+",
+    b"x14:conditionalFormatting": CONDITIONAL_FORMAT_EXTENSIONS,
     b"x14:dataValidation": "validations de données propres à Excel 2010+",
 }
+_EXTENSION_RANGES = re.compile(rb"<x14:conditionalFormatting\b.*?<xm:sqref>([^<]*)</xm:sqref>", re.S)
 _DRAWING = "{http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing}"
 _LOST_IN_DRAWINGS = {f"{_DRAWING}sp": "formes ou zones de texte", f"{_DRAWING}grpSp": "groupes de formes",
                      f"{_DRAWING}cxnSp": "connecteurs"}
+
+@dataclass(frozen=True)
+class Unkept:
+    """Something of a workbook that openpyxl drops when it saves, and the sheet it is on (None: the workbook)."""
+
+    what: str
+    sheet: str | None = None
+    ranges: tuple[str, ...] = ()  # the cells it applies to, where the file says
+
+    def __str__(self) -> str:
+        return f"{self.what} ({'classeur' if self.sheet is None else f'feuille « {self.sheet} »'})"
+
 
 #: Name of the custom document property holding the federation ("Fichier > Propriétés > Personnalisé").
 FEDERATION_PROPERTY = "xlcircuit"
 
 
-def inspect_file(path: Path) -> list[str]:
+def inspect_file(path: Path) -> list[Unkept]:
     """Check a file is a workbook that is safe to load, before parsing any of it.
 
     Returns what openpyxl would drop on saving (shapes, sparklines, form controls...), as French
@@ -123,9 +139,9 @@ def _part(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target))
 
 
-def _lost_features(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
+def _lost_features(archive: zipfile.ZipFile, names: set[str]) -> list[Unkept]:
     lost = {label for prefix, label in _LOST_PARTS.items() if any(n.startswith(prefix) for n in names)}
-    found = [f"{label} (classeur)" for label in sorted(lost)]
+    found = [Unkept(label) for label in sorted(lost)]
     sheets = _sheet_names(archive)
     for part, sheet in sheets.items():
         if part not in names:
@@ -133,7 +149,9 @@ def _lost_features(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
         xml = archive.read(part)
         for marker, label in _LOST_IN_SHEETS.items():
             if marker in xml:
-                found.append(f"{label} (feuille « {sheet} »)")
+                ranges = () if label != CONDITIONAL_FORMAT_EXTENSIONS else tuple(
+                    r.decode() for refs in _EXTENSION_RANGES.findall(xml) for r in refs.split())
+                found.append(Unkept(label, sheet, ranges))
         rels = posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
         if rels not in names:
             continue
@@ -142,7 +160,7 @@ def _lost_features(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
             if drawing.startswith("xl/drawings/") and drawing in names:
                 tags = {element.tag for element in SafeET.fromstring(archive.read(drawing)).iter()}
                 labels = sorted({label for tag, label in _LOST_IN_DRAWINGS.items() if tag in tags})
-                found += [f"{label} (feuille « {sheet} »)" for label in labels]
+                found += [Unkept(label, sheet) for label in labels]
     return found
 
 

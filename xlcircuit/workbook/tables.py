@@ -23,7 +23,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import clean, fold
-from .io import Book
+from .io import CONDITIONAL_FORMAT_EXTENSIONS, Book
 
 TABLE_STYLE = "TableStyleMedium2"
 TITLE_ROWS = 2  # a published table stands two rows under its title
@@ -166,6 +166,20 @@ def _check_below(ws: Worksheet, table: Table, problems: Problems) -> None:
         problems.add(Problem(ws.title, cell.row, None, f"la ligne {cell.row}, juste sous la table « {table.name} », "
                              "n'en fait pas partie : agrandissez la table pour l'inclure, ou laissez une ligne vide",
                              cell.coordinate))
+
+
+def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
+    """Extended conditional formats inside output tables are the data bars of an earlier fill, as a
+    spreadsheet program re-saved them: they are rewritten, so losing them is no loss to warn of."""
+    tables = [(ws.title, range_boundaries(table.ref)) for spec in specs if (found := find_table(book.wb, spec.name))
+              for ws, table in [found]]
+
+    def ours(unkept) -> bool:
+        return unkept.what == CONDITIONAL_FORMAT_EXTENSIONS and bool(unkept.ranges) and all(
+            any(sheet == unkept.sheet and _inside(range_boundaries(r), area) for sheet, area in tables)
+            for r in unkept.ranges)
+
+    book.unkept = [u for u in book.unkept if not ours(u)]
 
 
 def _shown(value: object) -> str:

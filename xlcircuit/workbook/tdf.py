@@ -20,7 +20,7 @@ from ..errors import InvalidInput, WorkbookProblems
 from ..text import fold
 from .io import Book, mark_federation
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_positive_int,
+    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, forget_own_formats, as_number, as_positive_int,
     as_text, as_yes_no, chart_title, put, read_table, table_bounds, type_rows, write_outputs,
 )
 
@@ -321,6 +321,7 @@ def _quiet(step: str) -> None:
 def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
     """Read and check the input tables, then compute the season; every problem is reported at once."""
     progress("lecture")
+    forget_own_formats(book, (POINTS, CLASSEMENT))
     problems = Problems()
     parameters = _read_parameters(book, problems)
     clubs = _read_clubs(book, problems)
