@@ -12,7 +12,9 @@ from enum import Enum
 from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
-from .mechanics import competition_ranks, effective_places, rank_key, shared_value, tie_sizes, weights_from
+from .mechanics import (
+    competition_ranks, effective_places, rank_key, share_ties, shared_value, tie_sizes, weights_from,
+)
 from .text import fold
 
 #: Points of a non-classified organiser, helper, or person present at a cancelled tournament (§1).
@@ -165,8 +167,8 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
     x = len(classified)
     places = dict(zip(classified, effective_places(official)))
     sizes = dict(zip(classified, tie_sizes(official)))
+    shared = dict(zip(classified, share_ties(official, lambda p: place_points(p, x, interrupted))))
 
-    shared: dict[tuple[int, int], float] = {}
     scored: list[Scored] = []
     kept_set = set(kept)
     for i, line in enumerate(lines):
@@ -174,10 +176,7 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
             scored.append(Scored(line, Status.DUPLICATE))
             continue
         if i in places:
-            key = (places[i], sizes[i])
-            if key not in shared:
-                shared[key] = tied_points(places[i], x, sizes[i], interrupted)
-            status, place, tied, points = Status.CLASSIFIED, places[i], sizes[i], shared[key]
+            status, place, tied, points = Status.CLASSIFIED, places[i], sizes[i], shared[i]
         else:
             status, place, tied, points = Status.ROLE, None, None, ROLE_POINTS
         imposed = line.imposed_points is not None or line.imposed_place is not None
