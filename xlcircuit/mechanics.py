@@ -64,10 +64,11 @@ def weights_from(weights: Sequence[float], tail: float, start: int, count: int) 
     return [weights[i] if i < len(weights) else tail for i in range(start, start + count)]
 
 
-def weighted_best(values: Iterable[float], weights: Sequence[float], tail: float = 0.0) -> float:
-    """Sum of the values sorted best first, each times its position's weight (best-N when tail is 0)."""
+def weighted_best(values: Iterable[float], weights: Sequence[float], tail: float = 0.0, start: int = 0) -> float:
+    """Sum of the values sorted best first, each times its position's weight (best-N when tail is 0);
+    ``start`` skips the first weights (values that must come after others already counted)."""
     ordered = sorted(values, reverse=True)
-    return sum(v * w for v, w in zip(ordered, weights_from(weights, tail, 0, len(ordered))))
+    return sum(v * w for v, w in zip(ordered, weights_from(weights, tail, start, len(ordered))))
 
 
 def rank_key(total: float) -> float:

@@ -13,7 +13,8 @@ from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
 from .mechanics import (
-    competition_ranks, effective_places, rank_key, share_ties, shared_value, tie_sizes, weights_from,
+    competition_ranks, effective_places, rank_key, share_ties, shared_value, tie_sizes, weighted_best,
+    weights_from,
 )
 from .text import fold
 
@@ -231,10 +232,6 @@ class Season:
         return self.classified >= MIN_CLASSIFIED
 
 
-def _weighted(points: Sequence[float], start: int) -> float:
-    return sum(p * w for p, w in zip(points, weights_from(WEIGHTS, TAIL, start, len(points))))
-
-
 def season(outings: Iterable[Outing]) -> Season:
     """A player's weighted season total (§2): majors 100%, others 100/80/40/20/10%, online last
     and at most 80%, and the no-loss rule.
@@ -250,7 +247,7 @@ def season(outings: Iterable[Outing]) -> Season:
     online_points = [outings[i].points for i in online]
 
     def online_from(k: int) -> float:
-        return _weighted(online_points, max(k, 1))
+        return weighted_best(online_points, WEIGHTS, TAIL, start=max(k, 1))
 
     best_k, best = 0, online_from(0)
     kept = 0.0
