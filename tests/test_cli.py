@@ -11,6 +11,7 @@ from pathlib import Path
 
 from conftest import leader, write_season
 from xlcircuit.cli import build_parser, main
+from xlcircuit.workbook import FEDERATIONS
 
 README = Path(__file__).parent.parent / "README.md"
 
@@ -37,9 +38,24 @@ def test_the_readme_starts_with_the_two_setup_commands():
 def test_demo_writes_and_fills_the_example(tmp_path, capsys):
     assert main(["demo", str(tmp_path / "demo")]) == 0
     out = capsys.readouterr()
-    assert "Classeur rempli" in out.out and "  1. Malcolm" in out.out
+    assert "exemple rempli" in out.out and "  1. Malcolm" in out.out
     assert "Doublon" in out.err
     assert leader(tmp_path / "demo" / "tdf-exemple.xlsx") == "Malcolm"
+    for module in FEDERATIONS.values():
+        assert f"{module.TITLE}, exemple rempli : " in out.out
+        assert (tmp_path / "demo" / module.EXAMPLE).exists()
+
+
+def test_new_names_the_tables_to_fill(tmp_path, capsys):
+    assert main(["new", "tdf", str(tmp_path / "s.xlsx")]) == 0
+    assert "Remplissez les tables « Tournois » et « Résultats », puis lancez" in capsys.readouterr().out
+
+
+def test_schedule_refuses_a_federation_without_a_calendar(small_season, capsys):
+    before = small_season.read_bytes()
+    assert main(["schedule", str(small_season)]) == 1
+    assert "pas de calendrier à tirer" in capsys.readouterr().err
+    assert small_season.read_bytes() == before
 
 
 def test_new_refuses_to_overwrite_without_force(tmp_path, capsys):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from xlcircuit.mechanics import (
     competition_ranks,
+    competition_ranks_by,
     effective_places,
     format_half_up,
     round_half_up,
@@ -244,3 +245,15 @@ def test_competition_ranks_of_a_descending_list(totals):
         assert ranks[0] == 1
     assert all(a <= b for a, b in zip(ranks, ranks[1:]))
     assert all(1 <= r <= i + 1 for i, r in enumerate(ranks))
+
+
+@pytest.mark.parametrize(
+    "keys, expected",
+    [
+        ([(-10, 0), (-10, 1), (-12, 5)], [2, 3, 1]),  # a tie-breaker separates equal totals
+        ([(-10, 1), (-10, 1), (-9, 0)], [1, 1, 3]),  # equal on every key: shared rank
+        ([], []),
+    ],
+)
+def test_competition_ranks_by_keys(keys, expected):
+    assert competition_ranks_by(keys) == expected

@@ -68,17 +68,6 @@ def test_new_workbook_has_the_input_and_output_tables_in_french(tmp_path):
     assert '"normal,majeur,en ligne,majeur en ligne"' in lists
 
 
-def test_the_committed_template_is_the_one_new_writes():
-    template = Path(__file__).parent.parent / "workbooks" / "tdf-saison.xlsx"
-    wb = openpyxl.load_workbook(template)
-    fresh = tdf_book.new_workbook()
-    assert wb.sheetnames == fresh.sheetnames
-    for ws in fresh.worksheets:
-        for name in ws.tables:
-            assert table_rows(wb[ws.title], name) == table_rows(ws, name)
-    assert Book(template).federation == "tdf"
-
-
 def test_an_empty_template_fills_without_error(tmp_path):
     path = write_season(tmp_path / "vide.xlsx", [], [])
     wb = filled(path)

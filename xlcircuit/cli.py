@@ -14,11 +14,7 @@ from pathlib import Path
 
 from . import __version__, excel
 from .errors import WorkbookProblems, XlcircuitError
-from .mechanics import format_half_up
 from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share
-
-SHOWN = 10  # standings lines printed after a fill
-
 
 class Progress:
     """A one-line progress bar on stderr for long fills: only on a terminal, only after ``delay`` seconds.
@@ -67,25 +63,21 @@ def _warn(warnings: list[str]) -> None:
         print(f"Attention : {warning}", file=sys.stderr)
 
 
-def _report(summary, title: str) -> None:
-    report = summary.report
-    ranked = [s for s in report.standings if s.rank is not None]
-    _say(f"{title} : {len(summary.tournaments)} tournois, {len(report.standings)} personnes, "
-         f"{len(ranked)} classées.")
-    for st in ranked[:SHOWN]:
-        total = format_half_up(st.season.total, 1).replace(".", ",")  # French decimal comma
-        _say(f"  {st.rank:>3}. {st.player:<28} {total:>8}")
-    if len(ranked) > SHOWN:
-        _say(f"  … et {len(ranked) - SHOWN} autres (feuille « Classement »).")
+def _report(module, summary, title: str) -> None:
+    first, *rest = module.report(summary)
+    _say(f"{title} : {first}")
+    for line in rest:
+        _say(line)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
     target = Path(args.file)
     if target.exists() and not args.force:
         raise XlcircuitError(f"{target} existe déjà : choisissez un autre nom ou ajoutez --force pour l'écraser.")
-    save_atomic(FEDERATIONS[args.federation].new_workbook(), target)
-    _say(f"Classeur créé : {target}. Remplissez les tables « Tournois » et « Résultats », "
-         f"puis lancez : xlcircuit fill {target}")
+    module = FEDERATIONS[args.federation]
+    save_atomic(module.new_workbook(), target)
+    tables = " et ".join(", ".join(f"« {spec.sheet} »" for spec in module.INPUTS).rsplit(", ", 1))
+    _say(f"Classeur créé : {target}. Remplissez les tables {tables}, puis lancez : xlcircuit fill {target}")
     return 0
 
 
@@ -105,9 +97,10 @@ def _unkept(book: Book, target: Path | None) -> list[str]:
 
 def cmd_check(args: argparse.Namespace) -> int:
     book = Book(args.file)
-    summary = federation_of(book, args.federation).compute(book)
+    module = federation_of(book, args.federation)
+    summary = module.compute(book)
     _warn(_unkept(book, None) + summary.warnings)
-    _report(summary, f"{book.path.name} est correct")
+    _report(module, summary, f"{book.path.name} est correct")
     return 0
 
 
@@ -115,13 +108,14 @@ def cmd_fill(args: argparse.Namespace) -> int:
     progress = Progress()
     try:
         book = Book(args.file)
-        summary = federation_of(book, args.federation).fill(book, progress.step)
+        module = federation_of(book, args.federation)
+        summary = module.fill(book, progress.step)
         progress.step("enregistrement")
         target = book.save(args.output)
     finally:
         progress.close()
     _warn(_unkept(book, target) + summary.warnings)
-    _report(summary, f"Classeur rempli : {target}")
+    _report(module, summary, f"Classeur rempli : {target}")
     return 0
 
 
@@ -146,17 +140,32 @@ def cmd_share(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / "tdf-exemple.xlsx"
-    module = FEDERATIONS["tdf"]
-    wb = module.new_workbook()
-    module.put_example(wb)
-    save_atomic(wb, target)
-    _say(f"Saison d'exemple écrite : {target}")
-    book = Book(target)
-    summary = module.fill(book)
-    book.save()
-    _warn(summary.warnings)
-    _report(summary, f"Classeur rempli : {target}")
+    for module in FEDERATIONS.values():
+        target = folder / module.EXAMPLE
+        wb = module.new_workbook()
+        module.put_example(wb)
+        save_atomic(wb, target)
+        book = Book(target)
+        summary = module.fill(book)
+        book.save()
+        _warn(summary.warnings)
+        _report(module, summary, f"{module.TITLE}, exemple rempli : {target}")
+        _say()
+    return 0
+
+
+def cmd_schedule(args: argparse.Namespace) -> int:
+    book = Book(args.file)
+    module = federation_of(book, args.federation)
+    if not hasattr(module, "schedule"):
+        raise XlcircuitError(f"{book.path.name} est un classeur « {module.TITLE} » : il n'a pas de calendrier "
+                             "à tirer (seul le championnat TORRES en a un).")
+    lines = module.schedule(book, args.seed)
+    target = book.save(args.output)
+    _warn(_unkept(book, target))
+    _say(f"Calendrier écrit : {target}")
+    for line in lines:
+        _say(line)
     return 0
 
 
@@ -169,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     new = commands.add_parser("new", help="write a fresh season workbook from a federation's template")
-    new.add_argument("federation", choices=sorted(FEDERATIONS), help="the federation: tdf (Tour de France)")
+    new.add_argument("federation", choices=sorted(FEDERATIONS), help="the federation's code")
     new.add_argument("file", help="the .xlsx file to write")
     new.add_argument("--force", action="store_true", help="overwrite the file if it exists")
     new.set_defaults(run=cmd_new)
@@ -196,7 +205,16 @@ def build_parser() -> argparse.ArgumentParser:
                            help="the federation, for a workbook not made by 'xlcircuit new'")
     share_cmd.set_defaults(run=cmd_share)
 
-    demo = commands.add_parser("demo", help="write the bundled example season and fill it")
+    schedule = commands.add_parser("schedule", help="draw the match calendar of every group (TORRES)")
+    schedule.add_argument("file", help="the season workbook (.xlsx)")
+    schedule.add_argument("--seed", type=int, default=None,
+                          help="seed of the draw (default: the season's, so a redraw gives the same calendar)")
+    schedule.add_argument("-o", "--output", help="write the workbook here instead of replacing FILE")
+    schedule.add_argument("--federation", choices=sorted(FEDERATIONS),
+                          help="the federation, for a workbook not made by 'xlcircuit new'")
+    schedule.set_defaults(run=cmd_schedule)
+
+    demo = commands.add_parser("demo", help="write each federation's bundled example and fill it")
     demo.add_argument("dir", nargs="?", default="demo", help="folder to write it to (default: ./demo)")
     demo.set_defaults(run=cmd_demo)
     excel.add_commands(commands)

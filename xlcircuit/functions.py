@@ -54,6 +54,7 @@ class Function:
     module: str = "xlcircuit.udfs"  # the module defining it (xlwings' "UDF Modules")
 
 
+#: In the order of the reference and of the starter workbook's sheets.
 FEDERATIONS: tuple[Federation, ...] = (
     Federation("tdf", "Tour de France de Diplomatie", "Tour de France"),
 )
@@ -81,7 +82,7 @@ _SEASON_CELLS = (
     ("types", "majeur", "normal", "normal", "normal", "en ligne"),
 )
 
-FUNCTIONS: tuple[Function, ...] = (
+TDF_FUNCTIONS: tuple[Function, ...] = (
     Function(
         "TDF_POINTS",
         "tdf",
@@ -143,6 +144,24 @@ FUNCTIONS: tuple[Function, ...] = (
         Example(_SEASON_CELLS, "TDF_WEIGHTS(B1:F1; B2:F2)", ((1, 1, 0.8, 0, 0.4),)),
     ),
 )
+
+# --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
+
+DBM_FUNCTIONS: tuple[Function, ...] = ()
+
+# --- Championnat de France de Diplomatie (../shared/rules/cdf.md) -----------------------------------
+
+CDF_FUNCTIONS: tuple[Function, ...] = ()
+
+# --- Multiplayer Elo (../shared/rules/elo.md) ------------------------------------------------------
+
+ELO_FUNCTIONS: tuple[Function, ...] = ()
+
+# --- TORRES (../shared/rules/torres.md) ------------------------------------------------------------
+
+TORRES_FUNCTIONS: tuple[Function, ...] = ()
+
+FUNCTIONS: tuple[Function, ...] = TDF_FUNCTIONS + DBM_FUNCTIONS + CDF_FUNCTIONS + ELO_FUNCTIONS + TORRES_FUNCTIONS
 
 
 def function(name: str) -> Function:

@@ -76,8 +76,16 @@ def rank_key(total: float) -> float:
     return round_half_up(total, RANK_DIGITS)
 
 
+def competition_ranks_by(keys: Sequence) -> list[int]:
+    """Standard competition ranks (1, 2, 2, 4) from comparable keys, the smallest key first.
+
+    Tie-breakers go in a tuple, most important first; equal keys share the better rank.
+    Pass totals through ``rank_key`` first so that float noise does not split a tie.
+    """
+    ordered = sorted(keys)
+    return [1 + bisect_left(ordered, key) for key in keys]
+
+
 def competition_ranks(totals: Sequence[float], higher_is_better: bool = True) -> list[int]:
     """Standard competition ranks (1, 2, 2, 4); equal totals share the better rank."""
-    badness = [-rank_key(t) if higher_is_better else rank_key(t) for t in totals]
-    ordered = sorted(badness)
-    return [1 + bisect_left(ordered, b) for b in badness]
+    return competition_ranks_by([-rank_key(t) if higher_is_better else rank_key(t) for t in totals])

@@ -1,7 +1,7 @@
-"""Excel functions (xlwings UDFs) for the Tour de France de Diplomatie.
+"""Excel functions (xlwings UDFs) of every federation, one section each.
 
 A thin adapter: it converts what Excel passes (every number as a float, blanks as None, a
-single cell as a scalar, ranges as lists of rows), calls the core (``xlcircuit.tdf``) and
+single cell as a scalar, ranges as lists of rows), calls the core (``xlcircuit.tdf``, ``xlcircuit.dbm``…) and
 shapes the result like the input. No rule is computed here.
 
 Bad input never raises: the cell shows a short French message starting with ``#``.
@@ -27,7 +27,7 @@ from . import functions, tdf
 from .errors import InvalidInput, XlcircuitError
 from .text import clean
 
-__all__ = ["TDF_POINTS", "TDF_TOURNAMENT", "TDF_SEASON", "TDF_WEIGHTS"]
+__all__ = [entry.name for entry in functions.FUNCTIONS]
 
 #: Shown in an output cell whose input cell was blank (xlwings would write None as empty too,
 #: but an explicit empty string looks the same in every runtime).
@@ -149,7 +149,7 @@ def _message(error: Exception) -> str:
     return f"#erreur interne : {type(error).__name__} : {error}"
 
 
-# --- Parsing of the cells of the four functions ------------------------------------------------
+# --- Tour de France de Diplomatie: parsing of the cells -------------------------------------------
 
 
 def _place_or_role(value: Any, where: str) -> int | tdf.Role | None:
@@ -198,7 +198,7 @@ def _outings(points: Any, kinds: Any) -> tuple[list[tdf.Outing | None], Shape]:
     return outings, shape
 
 
-# --- The Excel functions ---------------------------------------------------------------------------
+# --- Declaration, and the Tour de France functions -----------------------------------------------
 
 
 def _declared(function):
@@ -256,3 +256,15 @@ def TDF_WEIGHTS(points, kinds):
         return _shaped([BLANK if o is None else next(weights) for o in outings], shape)
     except (XlcircuitError, ValueError, TypeError) as error:
         return _message(error)
+
+
+# --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
+
+
+# --- Championnat de France de Diplomatie (../shared/rules/cdf.md) -----------------------------------
+
+
+# --- Multiplayer Elo (../shared/rules/elo.md) ------------------------------------------------------
+
+
+# --- TORRES (../shared/rules/torres.md) ------------------------------------------------------------

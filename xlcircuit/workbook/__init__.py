@@ -1,7 +1,18 @@
 """The workbook layer (openpyxl): season workbooks made from the templates, read and filled.
 
 Each federation's module knows its tables; this package dispatches by the federation a
-workbook records.
+workbook records. A federation's module provides:
+
+- ``FEDERATION`` (its code), ``TITLE`` (French name), ``TEMPLATE`` (file in ``workbooks/``),
+  ``EXAMPLE`` (the file ``xlcircuit demo`` writes);
+- ``INPUTS`` (the input table specs the organiser fills), ``STANDINGS`` (the main published
+  standings: PDF, per-club highlight) and ``LINES`` (the per-result lines a club receives);
+- ``new_workbook()``, ``put_example(wb)``;
+- ``compute(book, progress) -> Summary`` (reads, checks, computes; raises ``WorkbookProblems``
+  listing every problem; the summary has ``warnings`` and ``clubs``, player -> club);
+- ``outputs(summary, club=None, day=None) -> list[Output]``, ``fill(book, progress) -> Summary``;
+- ``report(summary) -> list[str]`` (what ``check`` and ``fill`` print, in French);
+- optionally ``schedule(book, seed) -> list[str]`` (``xlcircuit schedule``: draws a calendar).
 """
 
 from __future__ import annotations
@@ -9,11 +20,14 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..errors import WorkbookError
-from . import share, tdf
+from . import share
+from . import tdf
 from .io import Book, save_atomic
 
-#: Federation code -> its workbook module (``new_workbook``, ``put_example``, ``compute``, ``fill``).
-FEDERATIONS: dict[str, ModuleType] = {"tdf": tdf}
+#: Federation code -> its workbook module, in the order ``xlcircuit demo`` runs them.
+FEDERATIONS: dict[str, ModuleType] = {
+    tdf.FEDERATION: tdf,
+}
 
 
 def federation_of(book: Book, override: str | None = None) -> ModuleType:

@@ -61,7 +61,8 @@ def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | Non
     written: dict[str, Path] = {}
     taken: set[str] = set()
     for club in sorted(set(summary.clubs.values()), key=lambda c: (c.casefold(), c)):
-        points, standings = module.outputs(summary, club=club, day=day)
+        published = module.outputs(summary, club=club, day=day)
+        standings, points = _output(published, module.STANDINGS), _output(published, module.LINES)
         members = {player for player, c in summary.clubs.items() if c == club}
         mine = [row for row in standings.rows if row[_player_column(standings)] in members]
         their_points = [row for row in points.rows if row[_player_column(points)] in members]
@@ -74,6 +75,11 @@ def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | Non
         ])
         written[club] = save_atomic(wb, _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken))
     return written
+
+
+def _output(outputs: list[Output], spec: TableSpec) -> Output:
+    """The published table made from ``spec``."""
+    return next(output for output in outputs if output.spec == spec)
 
 
 def _player_column(output: Output) -> int:
@@ -112,7 +118,7 @@ def share_pdf(book: Book, module: ModuleType, folder: Path, day: dt.date | None 
     """The standings as PDF, printed by LibreOffice: landscape, one page wide, the header on every page."""
     libreoffice.require()
     summary = module.compute(book)
-    standings = module.outputs(summary, day=day)[-1]
+    standings = _output(module.outputs(summary, day=day), module.STANDINGS)
     with tempfile.TemporaryDirectory() as work:
         wb = openpyxl.Workbook()
         wb.active.title = standings.spec.sheet

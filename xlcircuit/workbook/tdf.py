@@ -17,6 +17,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import example_tdf, tdf
 from ..errors import InvalidInput, WorkbookProblems
+from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
 from .tables import (
@@ -26,6 +27,8 @@ from .tables import (
 
 FEDERATION = "tdf"
 TITLE = "Tour de France de Diplomatie"
+TEMPLATE = "tdf-saison.xlsx"  # in workbooks/
+EXAMPLE = "tdf-exemple.xlsx"  # written by ``xlcircuit demo``
 DATE_FORMAT = "dd/mm/yyyy"
 POINTS_FORMAT = "0"  # tournament points are published to the unit
 TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
@@ -128,6 +131,13 @@ class Summary:
     warnings: list[str] = field(default_factory=list)
     season: str = ""  # "2025-2026", as the Saison sheet says or the dates imply
     clubs: dict[str, str] = field(default_factory=dict)  # player -> club, from the Joueurs table
+
+
+#: The tables the organiser fills in (named by ``xlcircuit new``).
+INPUTS = (TOURNOIS, RESULTATS)
+#: The main standings (shared as PDF, highlighted per club) and the per-result lines (per club).
+STANDINGS, LINES = CLASSEMENT, POINTS
+SHOWN = 10  # standings lines printed after a fill
 
 
 # --- the template ----------------------------------------------------------------------------
@@ -422,6 +432,19 @@ def outputs(summary: Summary, club: str | None = None, day: dt.date | None = Non
         Output(CLASSEMENT, standings_columns(summary), standings, _title("classement", summary.season, day),
                highlights),
     ]
+
+
+def report(summary: Summary) -> list[str]:
+    """What ``check`` and ``fill`` print: the counts, then the top of the standings (French)."""
+    standings = summary.report.standings
+    ranked = [s for s in standings if s.rank is not None]
+    lines = [f"{len(summary.tournaments)} tournois, {len(standings)} personnes, {len(ranked)} classées."]
+    for st in ranked[:SHOWN]:
+        total = format_half_up(st.season.total, 1).replace(".", ",")  # French decimal comma
+        lines.append(f"  {st.rank:>3}. {st.player:<28} {total:>8}")
+    if len(ranked) > SHOWN:
+        lines.append(f"  … et {len(ranked) - SHOWN} autres (feuille « {CLASSEMENT.sheet} »).")
+    return lines
 
 
 def _remove_our_charts(ws: Worksheet, titles: set[str]) -> None:

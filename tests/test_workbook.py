@@ -1,0 +1,118 @@
+"""What every federation's workbook module promises (``xlcircuit/workbook/__init__.py``): the
+committed template is what ``new`` writes, the bundled example fills, and LibreOffice shows the
+published standings exactly as written."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from conftest import sheets_as_csv, table_rows
+from xlcircuit.workbook import FEDERATIONS, Book
+from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.tables import Output, TableSpec
+
+WORKBOOKS = Path(__file__).parent.parent / "workbooks"
+MODULES = [pytest.param(module, id=code) for code, module in FEDERATIONS.items()]
+
+
+@pytest.fixture(params=MODULES)
+def module(request):
+    return request.param
+
+
+def example(module, folder: Path) -> Path:
+    wb = module.new_workbook()
+    module.put_example(wb)
+    return save_atomic(wb, folder / module.EXAMPLE)
+
+
+def test_the_module_provides_the_whole_interface(module):
+    for name in ("FEDERATION", "TITLE", "TEMPLATE", "EXAMPLE"):
+        assert isinstance(getattr(module, name), str) and getattr(module, name)
+    assert FEDERATIONS[module.FEDERATION] is module
+    assert module.INPUTS and all(isinstance(spec, TableSpec) for spec in module.INPUTS)
+    assert isinstance(module.STANDINGS, TableSpec) and isinstance(module.LINES, TableSpec)
+    for name in ("new_workbook", "put_example", "compute", "outputs", "fill", "report"):
+        assert callable(getattr(module, name))
+
+
+def test_the_committed_template_is_the_one_new_writes(module):
+    template = WORKBOOKS / module.TEMPLATE
+    wb = openpyxl.load_workbook(template)
+    fresh = module.new_workbook()
+    assert wb.sheetnames == fresh.sheetnames
+    for ws in fresh.worksheets:
+        assert sorted(wb[ws.title].tables) == sorted(ws.tables)
+        for name in ws.tables:
+            assert table_rows(wb[ws.title], name) == table_rows(ws, name)
+    assert Book(template).federation == module.FEDERATION
+
+
+def test_the_example_fills_and_publishes_every_output(module, tmp_path):
+    book = Book(example(module, tmp_path))
+    summary = module.fill(book)
+    book.save()
+    lines = module.report(summary)
+    assert lines and all(isinstance(line, str) for line in lines)
+    published = module.outputs(summary, day=dt.date(2026, 6, 30))
+    assert all(isinstance(output, Output) for output in published)
+    specs = [output.spec for output in published]
+    assert module.STANDINGS in specs and module.LINES in specs
+    wb = openpyxl.load_workbook(book.path)
+    for output in published:
+        rows = table_rows(wb[output.spec.sheet], output.spec.name)
+        assert rows[0] == [column.header for column in output.columns]
+    standings = next(output for output in published if output.spec == module.STANDINGS)
+    assert standings.rows, "the example's standings are empty"
+
+
+def test_refilling_changes_nothing(module, tmp_path):
+    path = example(module, tmp_path)
+    first = Book(path)
+    module.fill(first)
+    first.save()
+    before = table_rows(openpyxl.load_workbook(path)[module.STANDINGS.sheet], module.STANDINGS.name)
+    again = Book(path)
+    module.fill(again)
+    again.save()
+    assert table_rows(openpyxl.load_workbook(path)[module.STANDINGS.sheet], module.STANDINGS.name) == before
+
+
+def _shown(value: object) -> object:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        return pytest.approx(float(value), abs=1e-6)
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value
+    return str(value)
+
+
+def _read(text: str, expected: object) -> object:
+    if isinstance(expected, (dt.date, dt.datetime)):
+        return expected  # dates are exported in the locale's format; their presence is enough here
+    if not isinstance(expected, str) and expected != "":
+        return float(text)
+    return text
+
+
+def test_libreoffice_shows_the_same_standings(module, tmp_path):
+    path = example(module, tmp_path)
+    book = Book(path)
+    module.fill(book)
+    book.save()
+    ws = openpyxl.load_workbook(path)[module.STANDINGS.sheet]
+    rows = table_rows(ws, module.STANDINGS.name)
+    top = openpyxl.utils.cell.range_boundaries(ws.tables[module.STANDINGS.name].ref)
+    first_col, first_row = top[0] - 1, top[1] - 1
+    grid = sheets_as_csv(path, tmp_path / "csv")[module.STANDINGS.sheet]
+    for i, row in enumerate(rows):
+        shown = grid[first_row + i][first_col: first_col + len(row)]
+        expected = [_shown(v) for v in row]
+        assert [_read(text, e) for text, e in zip(shown, expected)] == expected, f"row {i + 1}"
