@@ -76,8 +76,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise XlcircuitError(f"{target} existe déjà : choisissez un autre nom ou ajoutez --force pour l'écraser.")
     module = FEDERATIONS[args.federation]
     save_atomic(module.new_workbook(), target)
-    tables = " et ".join(", ".join(f"« {spec.sheet} »" for spec in module.INPUTS).rsplit(", ", 1))
-    _say(f"Classeur créé : {target}. Remplissez les tables {tables}, puis lancez : xlcircuit fill {target}")
+    names = [f"« {spec.sheet} »" for spec in module.INPUTS]
+    tables = f"les tables {', '.join(names[:-1])} et {names[-1]}" if len(names) > 1 else f"la table {names[0]}"
+    _say(f"Classeur créé : {target}. Remplissez {tables}, puis lancez : xlcircuit fill {target}")
     return 0
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import xlwings as xw
 
-from . import functions, tdf
+from . import cdf, dbm, elo, functions, tdf, torres
 from .errors import InvalidInput, XlcircuitError
 from .text import clean
 
@@ -261,10 +261,315 @@ def TDF_WEIGHTS(points, kinds):
 # --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
 
 
+#: Largest number of rounds DBM_VALUE takes (the source: usually four, exceptionally five).
+DBM_MAX_ROUNDS = 100
+
+
+def _dbm_class(value: Any, what: str) -> dbm.PlayerClass:
+    """A cell holding a class code (I, F, O, S, X, 0 for O, any case) or a value 1 to 5."""
+    if not _is_blank(value) and not isinstance(value, bool):
+        try:
+            return dbm.PlayerClass.parse(value)
+        except InvalidInput:
+            pass
+    raise _refuse(what, "code de classe (I, F, O, S, X ; 0 pour O) ou valeur de 1 à 5", value)
+
+
+def _dbm_vft(value: Any) -> float:
+    """The value of a tournament: a number, zero or more."""
+    vft = _number(_single(value, "vft"), "vft")
+    if vft < 0:
+        raise _refuse("vft", "nombre positif", value)
+    return vft
+
+
+@_declared
+def DBM_CLASS_VALUE(code):
+    """VBJ: the value of a class code."""
+    try:
+        return float(_dbm_class(_single(code, "code"), "code").value)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def DBM_CMM(mvb):
+    """CMM: the coefficient of an average of values."""
+    try:
+        mean = _number(_single(mvb, "mvb"), "mvb")
+        if not 1 <= mean <= 5:
+            raise _refuse("mvb", "nombre de 1 à 5", mvb)
+        return dbm.cmm(mean)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def DBM_VALUE(values, rounds):
+    """ABRA: the VFT of a tournament from its players' (or teams') values."""
+    try:
+        cells, _ = _cells(values, "values")
+        parsed = [_dbm_class(cell, _at("values", i)).value for i, cell in enumerate(cells) if not _is_blank(cell)]
+        if not parsed:
+            raise InvalidInput("#values : au moins une valeur de joueur attendue, trouvé une plage vide")
+        return dbm.tournament_value(parsed, _whole(_single(rounds, "rounds"), "rounds", 1, DBM_MAX_ROUNDS)).vft
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def DBM_POINTS(vft, place, n, tied=1):
+    """CADABRA: the RFJ of each of ``tied`` players tied at ``place`` among ``n``."""
+    try:
+        value = _dbm_vft(vft)
+        count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
+        at = _whole(_single(place, "place"), "place", 1, count)
+        tied = _single(tied, "tied")
+        group = 1 if _is_blank(tied) else _whole(tied, "tied", 1, count - at + 1)
+        return dbm.tied_points(value, at, count, group)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def DBM_REFEREE(vft):
+    """PRIME D'ARBITRAGE: half the VFT, at most 100."""
+    try:
+        return dbm.referee_bonus(_dbm_vft(vft))
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def DBM_BEST4(results):
+    """CRITERE DE CLASSEMENT: the sum of the four best results of a row, blanks ignored."""
+    try:
+        cells, _ = _cells(results, "results")
+        return float(dbm.best_four(
+            _number(cell, _at("results", i)) for i, cell in enumerate(cells) if not _is_blank(cell)))
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
 # --- Championnat de France de Diplomatie (../shared/rules/cdf.md) -----------------------------------
+
+
+
+def _survival(value: Any, where: str, years: int) -> int | None:
+    """A cell of the years-survived column: blank for a player still alive, else 0 to ``years`` years."""
+    return None if _is_blank(value) else _whole(value, where, 0, years)
+
+
+def _round_scores(value: Any, what: str, most: int) -> list[float]:
+    """A row (or column) of round scores -> the scores of the rounds played (blanks: not played)."""
+    cells, _ = _cells(value, what)
+    if len(cells) > most:
+        raise InvalidInput(f"#{what} : {most} cellules au plus attendues, trouvé {len(cells)}")
+    scores = []
+    for i, cell in enumerate(cells):
+        if not _is_blank(cell):
+            score = _number(cell, _at(what, i))
+            if score < 0:
+                raise _refuse(_at(what, i), "score ≥ 0", cell)
+            scores.append(score)
+    return scores
+
+
+def _score(value: Any, what: str) -> float:
+    score = _number(_single(value, what), what)
+    if score < 0:
+        raise _refuse(what, "score ≥ 0", value)
+    return score
+
+
+@_declared
+def CDF_PASTIS(centres, years_survived=None, years_played=7):
+    """§IV.1: the Super Pastis score of each player of a board, in the shape of ``centres``."""
+    try:
+        cells, shape = _cells(centres, "centres")
+        if _is_blank(years_survived):
+            survived: list[Any] = [None] * len(cells)
+        else:
+            survived, _ = _cells(years_survived, "years_survived")
+        if len(survived) != len(cells):
+            raise InvalidInput(f"#centres et years_survived : autant de cellules attendues, trouvé {len(cells)} "
+                               f"et {len(survived)}")
+        played = _single(years_played, "years_played")
+        years = cdf.YEARS if _is_blank(played) else _whole(played, "years_played", 1, cdf.YEARS)
+        seated = [i for i, cell in enumerate(cells) if not _is_blank(cell)]
+        for i, cell in enumerate(cells):
+            if _is_blank(cell) and not _is_blank(survived[i]):
+                raise _refuse(_at("centres", i), "nombre de centres (0 pour un éliminé)", cell)
+        board = [_whole(cells[i], _at("centres", i), 0, cdf.CENTRES) for i in seated]
+        lasted = [_survival(survived[i], _at("years_survived", i), years) for i in seated]
+        scores = iter(cdf.game_scores(board, lasted, years, short=True))
+        return _shaped([next(scores) if i in seated else BLANK for i in range(len(cells))], shape)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def CDF_SIMUL(score1, score2):
+    """§II.2b4: the round score of two simultaneous games."""
+    try:
+        return float(cdf.round_score([_score(score1, "score1"), _score(score2, "score2")]))
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def CDF_QUALIF(round_scores):
+    """§IV.2: the qualifying score of rounds 1 to 3."""
+    try:
+        return float(cdf.qualifying_score(_round_scores(round_scores, "round_scores", cdf.QUALIFYING_ROUNDS)))
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def CDF_FINAL(round_scores, top_board=False, bonus=0):
+    """§IV.3a and §III.4: the final score, with the top-board bonus and other bonuses."""
+    try:
+        final = cdf.final_score(_round_scores(round_scores, "round_scores", cdf.ROUNDS))
+        extra = _single(bonus, "bonus")
+        extra = 0.0 if _is_blank(extra) else _number(extra, "bonus")
+        return float(cdf.total_score(final, _flag(top_board, "top_board"), extra))
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
 
 
 # --- Multiplayer Elo (../shared/rules/elo.md) ------------------------------------------------------
 
 
+
+def _lowest_wins(value: Any) -> bool:
+    """``lowest_wins``: a blank keeps the source's default, the lowest total wins."""
+    value = _single(value, "lowest_wins")
+    return True if _is_blank(value) else _flag(value, "lowest_wins")
+
+
+def _elo_game(ratings: Any, totals: Any, games_played: Any) -> tuple[list[int | None], list[int], list[float], list[int], Shape]:
+    """A game's three columns -> the filled rows' indexes, ratings, totals and games (one games cell: for all).
+
+    A row whose three cells are blank is skipped (and given a blank back); a half-filled row is refused.
+    """
+    notes, shape = _cells(ratings, "ratings")
+    scores, _ = _cells(totals, "totals")
+    counts, _ = _cells(games_played, "games_played")
+    if len(scores) != len(notes):
+        raise InvalidInput(f"#ratings et totals : autant de cellules attendues, trouvé {len(notes)} et {len(scores)}")
+    shared = len(counts) == 1 and len(notes) > 1
+    if shared:
+        counts = counts * len(notes)
+    elif len(counts) != len(notes):
+        raise InvalidInput(f"#ratings et games_played : autant de cellules attendues (ou une seule), trouvé "
+                           f"{len(notes)} et {len(counts)}")
+    rows: list[int | None] = []
+    filled_ratings: list[int] = []
+    filled_totals: list[float] = []
+    filled_games: list[int] = []
+    for i, (rating, total, count) in enumerate(zip(notes, scores, counts)):
+        if _is_blank(rating) and _is_blank(total) and (shared or _is_blank(count)):
+            rows.append(None)
+            continue
+        rows.append(len(filled_ratings))
+        filled_ratings.append(_whole(rating, _at("ratings", i), elo.FLOOR))
+        filled_totals.append(_number(total, _at("totals", i)))
+        filled_games.append(_whole(count, _at("games_played", i), 1))
+    if not elo.MIN_PLAYERS <= len(filled_ratings) <= elo.MAX_PLAYERS:
+        raise InvalidInput(f"#ratings : de {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS} joueurs attendus, trouvé "
+                           f"{len(filled_ratings)}")
+    return rows, filled_ratings, filled_totals, filled_games, shape
+
+
+def _elo_changes(ratings: Any, totals: Any, games_played: Any, lowest_wins: Any, value) -> Any:
+    """The changes of a game, each turned into a cell by ``value``, in the ratings' shape."""
+    rows, notes, scores, counts, shape = _elo_game(ratings, totals, games_played)
+    changes = elo.rate_game(notes, scores, counts, _lowest_wins(lowest_wins))
+    return _shaped([BLANK if r is None else float(value(changes[r])) for r in rows], shape)
+
+
+@_declared
+def ELO_EXPECTED(rating, opponent_rating):
+    """§2: the expectation of a duel."""
+    try:
+        return elo.expected(_number(_single(rating, "rating"), "rating"),
+                            _number(_single(opponent_rating, "opponent_rating"), "opponent_rating"))
+    except (XlcircuitError, ValueError, TypeError, OverflowError) as error:
+        return _message(error)
+
+
+@_declared
+def ELO_K(games_played):
+    """§6: K of a player's n-th ranked game."""
+    try:
+        return float(elo.k_factor(_whole(_single(games_played, "games_played"), "games_played", 1)))
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def ELO_CHANGE(ratings, totals, games_played, lowest_wins=True):
+    """§1-§5: each player's change in one game (floor included), in the ratings' shape."""
+    try:
+        return _elo_changes(ratings, totals, games_played, lowest_wins, lambda c: c.delta)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def ELO_NEW(ratings, totals, games_played, lowest_wins=True):
+    """§1-§5: each player's rating after one game, in the ratings' shape."""
+    try:
+        return _elo_changes(ratings, totals, games_played, lowest_wins, lambda c: c.after)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def ELO_TIER(rating, games_played):
+    """Tiers: the French name of a player's tier, or Placement."""
+    try:
+        games = _whole(_single(games_played, "games_played"), "games_played", 0)
+        return elo.tier(_number(_single(rating, "rating"), "rating"), games).label
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
 # --- TORRES (../shared/rules/torres.md) ------------------------------------------------------------
+
+
+
+def _match_points(points: Any) -> tuple[list[float], Shape]:
+    """A match's range of in-game points -> the numbers (one to four) and the range's shape."""
+    cells, shape = _cells(points, "points")
+    if not 1 <= len(cells) <= torres.MATCH_SIZE:
+        raise InvalidInput(f"#points : de 1 à {torres.MATCH_SIZE} cellules attendues, trouvé {len(cells)}")
+    return [_number(cell, _at("points", i)) for i, cell in enumerate(cells)], shape
+
+
+@_declared
+def TORRES_VP(points, forfeit=None):
+    """§2: each player's victory points in one match, in the range's shape."""
+    try:
+        values, shape = _match_points(points)
+        flags = [False] * len(values)
+        if isinstance(forfeit, (list, tuple)) or not _is_blank(forfeit):  # omitted or blank: nobody
+            cells, _ = _cells(forfeit, "forfeit")
+            if len(cells) != len(values):
+                raise InvalidInput(f"#points et forfeit : autant de cellules attendues, trouvé {len(values)} "
+                                   f"et {len(cells)}")
+            flags = [_flag(cell, _at("forfeit", i)) for i, cell in enumerate(cells)]
+        return _shaped(torres.victory_points(values, flags), shape)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)
+
+
+@_declared
+def TORRES_DIFF(points):
+    """§2: each player's particular-points difference in one match, in the range's shape."""
+    try:
+        values, shape = _match_points(points)
+        return _shaped(torres.particular_differences(values), shape)
+    except (XlcircuitError, ValueError, TypeError) as error:
+        return _message(error)

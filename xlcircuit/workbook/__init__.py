@@ -20,13 +20,16 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..errors import WorkbookError
-from . import share
-from . import tdf
+from . import cdf, dbm, elo, share, tdf, torres
 from .io import Book, save_atomic
 
 #: Federation code -> its workbook module, in the order ``xlcircuit demo`` runs them.
 FEDERATIONS: dict[str, ModuleType] = {
     tdf.FEDERATION: tdf,
+    dbm.FEDERATION: dbm,
+    cdf.FEDERATION: cdf,
+    elo.FEDERATION: elo,
+    torres.FEDERATION: torres,
 }
 
 

@@ -1,0 +1,102 @@
+"""Benchmark of the ranked Elo on generated histories of growing size.
+
+It times the pure core (``elo.run_history``: every game in date order, each from the ratings
+before it) on histories of 1,000, 10,000 and 100,000 games of 2 to 8 players; then the fill of a
+large history (``xlcircuit fill``: load, check, compute, write, save, in a fresh process) against
+the openpyxl floor (openpyxl alone loading and saving the same filled workbook), with their peak
+memory; and one ``ELO_CHANGE`` call on a table of eight.
+
+    python benchmarks/bench_elo.py                                  # core 1k, 10k, 100k; fill 10k games
+    python benchmarks/bench_elo.py --core 1000 10000 --fill 1000    # a quicker run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+
+from xlcircuit import elo, example_elo
+from xlcircuit.workbook import elo as elo_book
+from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.tables import type_rows
+
+PLAYERS = 500
+
+_MEASURE = r"""
+import json, resource, sys, time
+start = time.perf_counter()
+if sys.argv[1] == "fill":
+    from xlcircuit.workbook import Book
+    from xlcircuit.workbook import elo as elo_book
+    book = Book(sys.argv[2])
+    elo_book.fill(book)
+    book.save(sys.argv[3])
+else:
+    import openpyxl
+    openpyxl.load_workbook(sys.argv[2]).save(sys.argv[3])
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def games_of(rows: list[tuple]) -> list[elo.Game]:
+    """The generated rows (Date, Partie, Joueur, Total) as the core's games."""
+    seats: dict[int, tuple] = {}
+    for date, number, player, total in rows:
+        seats.setdefault(number, (date, [], []))
+        seats[number][1].append(player)
+        seats[number][2].append(total)
+    return [elo.Game(str(n), d, tuple(p), tuple(t)) for n, (d, p, t) in seats.items()]
+
+
+def core_seconds(games: int) -> tuple[int, float]:
+    """Lines and seconds of the pure core on a generated history."""
+    rows = example_elo.generated(games, PLAYERS)
+    history = games_of(rows)
+    start = time.perf_counter()
+    elo.run_history(history)
+    return len(rows), time.perf_counter() - start
+
+
+def measure(*args: str) -> dict:
+    run = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, check=True)
+    return json.loads(run.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--core", type=int, nargs="+", default=[1000, 10_000, 100_000], help="games, core alone")
+    parser.add_argument("--fill", type=int, default=10_000, help="games of the filled workbook")
+    args = parser.parse_args()
+    print(f"{'parties':>9} {'lignes':>8} {'cœur s':>8} {'µs/partie':>10}")
+    for size in args.core:
+        lines, seconds = core_seconds(size)
+        print(f"{size:>9} {lines:>8} {seconds:>8.3f} {seconds / size * 1e6:>10.1f}", flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        rows = example_elo.generated(args.fill, PLAYERS)
+        wb = elo_book.new_workbook()
+        type_rows(wb, elo_book.PARTIES, rows)
+        source = save_atomic(wb, Path(folder) / "elo.xlsx")
+        filled = Path(folder) / "rempli.xlsx"
+        fill = measure("fill", str(source), str(filled))
+        floor = measure("floor", str(filled), str(Path(folder) / "floor.xlsx"))
+        print(f"fill, {args.fill} parties ({len(rows)} lignes): {fill['seconds']:.2f} s, {fill['peak_mib']:.0f} MiB; "
+              f"openpyxl floor {floor['seconds']:.2f} s, {floor['peak_mib']:.0f} MiB; "
+              f"ratio {fill['seconds'] / floor['seconds']:.2f}")
+    from xlcircuit.udfs import ELO_CHANGE
+
+    ratings = [[float(r)] for r in (1500, 1400, 1300, 1200, 1100, 1000, 900, 800)]
+    totals = [[float(t)] for t in range(8)]
+    calls = 10_000
+    per_call = timeit.timeit(lambda: ELO_CHANGE(ratings, totals, [[40.0]]), number=calls) / calls
+    print(f"ELO_CHANGE (table de 8) : {per_call * 1e6:.2f} µs par appel")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""Benchmark of the TORRES batch mode on generated seasons of growing size.
+
+For each size (a number of full divisions of groups of ten, every match played) it prints: the fill
+time (``xlcircuit fill``: load, check, compute, write, save), the openpyxl floor (openpyxl alone loading
+and saving the same filled workbook), their ratio, and the peak memory of each, measured in a fresh
+process. It also times the pure core on the largest season and one ``TORRES_VP`` call.
+
+    python benchmarks/bench_torres.py                # 3, 5 and 7 divisions (70, 310, 1,270 players)
+    python benchmarks/bench_torres.py --sizes 3 5    # a quicker run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from collections import defaultdict
+from pathlib import Path
+
+from xlcircuit import example_torres, torres
+from xlcircuit.workbook import torres as torres_book
+from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.tables import type_rows
+
+_MEASURE = r"""
+import json, resource, sys, time
+start = time.perf_counter()
+if sys.argv[1] == "fill":
+    from xlcircuit.workbook import Book
+    from xlcircuit.workbook import torres as torres_book
+    book = Book(sys.argv[2])
+    torres_book.fill(book)
+    book.save(sys.argv[3])
+else:
+    import openpyxl
+    openpyxl.load_workbook(sys.argv[2]).save(sys.argv[3])
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def write_season(path: Path, divisions: int) -> tuple[Path, int, int]:
+    joueurs, matchs = example_torres.generated(divisions)
+    wb = torres_book.new_workbook()
+    type_rows(wb, torres_book.JOUEURS, [row + (None,) for row in joueurs])
+    type_rows(wb, torres_book.MATCHS, matchs)
+    return save_atomic(wb, path), len(joueurs), len(matchs)
+
+
+def measure(*args: str) -> dict:
+    run = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, check=True)
+    return json.loads(run.stdout)
+
+
+def core_seconds(divisions: int) -> float:
+    """The pure core on a season: every match, every group's standings, next season's groups."""
+    joueurs, matchs = example_torres.generated(divisions)
+    players = [torres.Player(n, e, d, g, torres.Status.parse(s)) for n, e, d, g, s in joueurs]
+    seats: dict[tuple, list[torres.Seat]] = defaultdict(list)
+    for d, g, m, name, points, _ in matchs:
+        seats[d, g, m].append(torres.Seat(name, points))
+    start = time.perf_counter()
+    groups: dict[tuple, list] = defaultdict(list)
+    for p in players:
+        if p.group is not None:
+            groups[p.division, p.group].append(p)
+    by_group: dict[tuple, list] = defaultdict(list)
+    for (d, g, _), match in seats.items():
+        by_group[d, g].append(match)
+    standings = {key: torres.group_standings(members, by_group[key]) for key, members in groups.items()}
+    torres.next_season(standings, [p for p in players if p.group is None], seed=1)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[3, 5, 7], help="division counts")
+    args = parser.parse_args()
+    print(f"{'divisions':>9} {'joueurs':>8} {'lignes':>8} {'fill s':>8} {'floor s':>8} {'ratio':>6} "
+          f"{'fill MiB':>9} {'floor MiB':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        for size in args.sizes:
+            source, players, lines = write_season(Path(folder) / f"saison-{size}.xlsx", size)
+            filled = Path(folder) / f"rempli-{size}.xlsx"
+            fill = measure("fill", str(source), str(filled))
+            floor = measure("floor", str(filled), str(Path(folder) / f"floor-{size}.xlsx"))
+            print(f"{size:>9} {players:>8} {lines:>8} {fill['seconds']:>8.2f} {floor['seconds']:>8.2f} "
+                  f"{fill['seconds'] / floor['seconds']:>6.2f} {fill['peak_mib']:>9.0f} {floor['peak_mib']:>9.0f}",
+                  flush=True)
+    largest = max(args.sizes)
+    print(f"core alone, {largest} divisions: {core_seconds(largest):.3f} s")
+    from xlcircuit.udfs import TORRES_VP
+
+    calls = 20_000
+    points = [[115.0], [130.0], [123.0], [110.0]]
+    per_call = timeit.timeit(lambda: TORRES_VP(points), number=calls) / calls
+    print(f"TORRES_VP(4 joueurs): {per_call * 1e6:.2f} µs per call")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""The TORRES Excel functions (TORRES_VP, TORRES_DIFF) called as Excel calls them: floats, blanks as None,
+ranges as lists of rows. Expected values by hand from torres.md §2 and its source."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlcircuit.udfs import TORRES_DIFF, TORRES_VP
+
+SOURCE = [[115.0], [130.0], [123.0], [110.0]]  # torres-championnat.txt « Classement », note **
+
+
+def test_diff_of_the_source_example():
+    assert TORRES_DIFF(SOURCE) == [[-18.0], [42.0], [14.0], [-38.0]]
+
+
+def test_vp_by_place_and_shape():
+    assert TORRES_VP(SOURCE) == [[2.0], [8.0], [4.0], [1.0]]
+    assert TORRES_VP([[115.0, 130.0, 123.0, 110.0]]) == [[2.0, 8.0, 4.0, 1.0]]  # a row stays a row
+    assert TORRES_VP([[120.0], [120.0], [100.0], [90.0]]) == [[6.0], [6.0], [2.0], [1.0]]  # (8 + 4) / 2
+
+
+def test_vp_with_forfeit_or_delayed_players():
+    # B flagged: 0; C 123, A 115, D 110 take 8, 4, 2.
+    assert TORRES_VP(SOURCE, [[False], [True], [None], [0.0]]) == [[4.0], [0.0], [8.0], [2.0]]
+    assert TORRES_VP(SOURCE, None) == TORRES_VP(SOURCE)  # omitted
+
+
+@pytest.mark.parametrize("call", [
+    lambda: TORRES_VP([[115.0], [None], [123.0], [110.0]]),
+    lambda: TORRES_VP([[1.0], [2.0], [3.0], [4.0], [5.0]]),
+    lambda: TORRES_VP(SOURCE, [[True], [False]]),
+    lambda: TORRES_VP(SOURCE, [["oui"], [False], [False], [False]]),
+    lambda: TORRES_VP([["cent"], [1.0]]),
+    lambda: TORRES_DIFF([[True], [1.0]]),
+    lambda: TORRES_DIFF([[1.0, 2.0], [3.0]]),
+])  # fmt: skip
+def test_bad_input_gives_a_message_not_an_exception(call):
+    out = call()
+    assert isinstance(out, str) and out.startswith("#")
+
+
+def test_messages_say_where_and_what():
+    assert TORRES_VP([[115.0], [None], [123.0], [110.0]]) == "#points, cellule 2 : nombre attendu, trouvé une cellule vide"
+    assert TORRES_VP(SOURCE, [[True], [False]]) == "#points et forfeit : autant de cellules attendues, trouvé 4 et 2"

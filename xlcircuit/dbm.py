@@ -1,0 +1,555 @@
+"""DBM French championship ("la réforme", 98/99): player classes and values, ABRA (the value of a
+tournament, VFT), CADABRA (a player's result, RFJ), the in-season value (VAJ), the season tables
+(Tableau 1, Tableau 2, teams) and next season's classes.
+
+Rules: ``../shared/rules/dbm.md``; source ``../shared/rules/sources/dbm-reforme-98-99.txt``.
+Section names below are the source's headings. Nothing is rounded here; rounding is for display.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from enum import Enum
+from fractions import Fraction
+from numbers import Real
+from typing import Iterable, Mapping, Sequence
+
+from .errors import InvalidInput
+from .mechanics import (
+    competition_ranks, effective_places, rank_key, round_half_up, share_ties, shared_value, tie_sizes,
+    weighted_best,
+)
+from .text import clean, fold
+
+#: Players retained per round played when a tournament has more than BASE_LIMIT players (BJR).
+PER_ROUND = 6
+BASE_LIMIT = 24
+#: CMM: (MVB strictly above, coefficient), highest first; at or below 2.00 the coefficient is 8.00.
+CMM_TABLE = (
+    (Fraction(475, 100), 14.0), (Fraction(450, 100), 13.5), (Fraction(425, 100), 13.0),
+    (Fraction(400, 100), 12.5), (Fraction(375, 100), 12.0), (Fraction(350, 100), 11.5),
+    (Fraction(325, 100), 11.0), (Fraction(300, 100), 10.5), (Fraction(275, 100), 10.0),
+    (Fraction(250, 100), 9.5), (Fraction(225, 100), 9.0), (Fraction(200, 100), 8.5),
+)  # fmt: skip
+CMM_FLOOR = 8.0
+#: Referee bonus: half the tournament's value, at most this.
+REFEREE_CAP = 100.0
+#: Results counted in the championship: the four best.
+BEST = 4
+#: Tournaments that make a player active (Tableau 1).
+ACTIVE = 3
+#: The I / F boundary on an average of results (VAJ and end of season).
+I_LIMIT = 15.0
+#: End of season: cumulative percentages of the active players for X, X+S, X+S+O.
+SHARES = (10, 25, 50)
+TEAM_SIZE = 3
+
+
+class PlayerClass(Enum):
+    """A player's class and its value (RÉPARTITION PAR CLASSES: from 1 for (i) to 5 for (X))."""
+
+    I = 1  # noqa: E741 - the source's letter
+    F = 2
+    O = 3  # noqa: E741
+    S = 4
+    X = 5
+
+    @property
+    def letter(self) -> str:
+        return self.name
+
+    def up(self) -> "PlayerClass":
+        return PlayerClass(min(self.value + 1, 5))
+
+    def down(self) -> "PlayerClass":
+        return PlayerClass(max(self.value - 1, 1))
+
+    @classmethod
+    def parse(cls, code: object) -> "PlayerClass":
+        """VBJ: a class as typed: I, F, O, S, X in any case, ``0`` for O and ``1`` for I as the source
+        writes them, or a value 1 to 5."""
+        if isinstance(code, Real) and not isinstance(code, bool):
+            if float(code).is_integer() and 0 <= code <= 5:
+                return cls.O if code == 0 else cls(int(code))
+        elif isinstance(code, str):
+            key = fold(code).strip("()")
+            if key in _CODES:
+                return _CODES[key]
+            if key.isdigit() and int(key) <= 5:
+                return cls.O if int(key) == 0 else cls(int(key))
+        shown = f"« {clean(code)} »" if isinstance(code, str) else str(code)
+        raise InvalidInput(f"classe attendue : I, F, O, S ou X (0 pour O, 1 pour I) ; trouvé {shown}")
+
+
+_CODES = {c.name.lower(): c for c in PlayerClass}
+
+
+def class_value(code: object) -> int:
+    """VBJ: the value (1 to 5) of a class code."""
+    return PlayerClass.parse(code).value
+
+
+# --- ABRA: the value of a tournament ------------------------------------------------------------
+
+
+def base(players: int, rounds: int) -> int:
+    """BJR: every player up to twenty-four; beyond, six per round played (never more than NJT)."""
+    if players <= BASE_LIMIT:
+        return players
+    return min(players, PER_ROUND * rounds)
+
+
+def cmm(mvb: float | Fraction) -> float:
+    """CMM: the coefficient of an average, from the table (strictly greater than each threshold)."""
+    exact = Fraction(mvb)
+    for threshold, coefficient in CMM_TABLE:
+        if exact > threshold:
+            return coefficient
+    return CMM_FLOOR
+
+
+@dataclass(frozen=True)
+class Value:
+    """ABRA's figures for one tournament: NJT, NRJ, BJR, SVB, MVB, CMM and VFT."""
+
+    njt: int
+    nrj: int
+    bjr: int
+    svb: int
+    mvb: float
+    cmm: float
+    vft: float
+
+
+def tournament_value(values: Sequence[int], rounds: int) -> Value:
+    """ABRA: VFT = MVB x CMM x NRJ from the VAJ of each player (or team) and the rounds played."""
+    if rounds < 1:
+        raise InvalidInput(f"nombre de rondes attendu : au moins 1 ; trouvé {rounds}")
+    if not values:
+        raise InvalidInput("aucun joueur : la valeur d'un tournoi se calcule sur ses joueurs")
+    for v in values:
+        if v not in range(1, 6):
+            raise InvalidInput(f"valeur de joueur attendue de 1 à 5 ; trouvé {v}")
+    bjr = base(len(values), rounds)
+    svb = sum(sorted(values, reverse=True)[:bjr])
+    exact = Fraction(svb, bjr)
+    coefficient = cmm(exact)
+    mvb = svb / bjr
+    return Value(len(values), rounds, bjr, svb, mvb, coefficient, mvb * coefficient * rounds)
+
+
+# --- CADABRA: a player's result -----------------------------------------------------------------
+
+
+def result_points(vft: float, place: int, players: int) -> float:
+    """CADABRA: RFJ = VFT / 2 ^ (4 x (PFJ - 1) / NJT)."""
+    if players < 1:
+        raise InvalidInput(f"nombre de joueurs attendu : au moins 1 ; trouvé {players}")
+    if not 1 <= place <= players:
+        raise InvalidInput(f"place attendue entre 1 et {players} ; trouvé {place}")
+    return vft / 2 ** (4 * (place - 1) / players)
+
+
+def tied_points(vft: float, place: int, players: int, tied: int = 1) -> float:
+    """CADABRA with ties: each of ``tied`` players tied at ``place`` gets the mean RFJ of their places."""
+    if tied < 1:
+        raise InvalidInput(f"ex aequo attendus : au moins 1 ; trouvé {tied}")
+    if place >= 1 and place + tied - 1 > players:
+        raise InvalidInput(f"{tied} ex aequo à la place {place} dépassent les {players} joueurs")
+    return shared_value(place, tied, lambda p: result_points(vft, p, players))
+
+
+def referee_bonus(vft: float) -> float:
+    """PRIME D'ARBITRAGE: half the tournament's value, at most a hundred points."""
+    return min(vft / 2, REFEREE_CAP)
+
+
+def best_four(results: Iterable[float]) -> float:
+    """CRITERE DE CLASSEMENT: the sum of a player's four best results."""
+    return weighted_best(results, (1.0,) * BEST)
+
+
+def average(results: Iterable[float]) -> float | None:
+    """VAJ: the average of the results counted (the four best, or all if fewer); None without any."""
+    counted = sorted(results, reverse=True)[:BEST]
+    return sum(counted) / len(counted) if counted else None
+
+
+# --- VAJ: the in-season value -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The season's parameters: final averages of the last active S and O players of last season."""
+
+    seuil_s: float
+    seuil_o: float
+
+
+def current_class(start: PlayerClass, mean: float | None, thresholds: Thresholds) -> PlayerClass:
+    """VAJ: the class a player plays with, from his class at season start and his average so far."""
+    if mean is None or start in (PlayerClass.S, PlayerClass.X):
+        return start
+    key = rank_key(mean)
+    if start is PlayerClass.O:
+        return PlayerClass.S if key >= rank_key(thresholds.seuil_s) else start
+    if start is PlayerClass.F:
+        if key >= rank_key(thresholds.seuil_o):
+            return PlayerClass.O
+        return PlayerClass.I if key <= I_LIMIT else start
+    return PlayerClass.F if key > I_LIMIT else start  # I
+
+
+# --- A season ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a tournament's final classification: a player (and his partner in doubles) with
+    his place, or a referee who did not play."""
+
+    player: str
+    partner: str | None = None
+    place: int | None = None
+    referee: bool = False
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A poule counted in the championship: its date, rounds played, and its classification."""
+
+    name: str
+    date: dt.date
+    rounds: int
+    doubles: bool = False
+    entries: tuple[Entry, ...] = ()
+    foreign: bool = False  # played abroad: counted, but does not make a player enter the championship
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one player gets from one tournament: the VAJ he played with and his RFJ."""
+
+    tournament: str
+    player: str
+    points: float
+    partner: str | None = None
+    place: int | None = None  # as typed
+    effective: int | None = None  # 1 + players (teams) strictly ahead
+    tied: int | None = None
+    start: PlayerClass | None = None  # his class at season start (VBJ)
+    vaj: PlayerClass | None = None  # None for a referee
+    team_value: int | None = None  # doubles: the value of his team (best member's VAJ)
+    before: float | None = None  # his average on the tournament's date, which gave his VAJ
+    referee: bool = False  # a referee bonus, not a place
+    counted: bool = False  # among his four best results
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's season: his results, the four best, their total and average."""
+
+    player: str
+    results: tuple[Result, ...]
+    best: tuple[float, ...]
+    total: float
+    mean: float
+
+    @property
+    def tournaments(self) -> int:
+        return len(self.results)
+
+    @property
+    def active(self) -> bool:
+        return self.tournaments >= ACTIVE
+
+    @property
+    def three_only(self) -> bool:
+        """Tableau 1's asterisk: exactly three tournaments."""
+        return self.tournaments == ACTIVE
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A line of Tableau 1."""
+
+    place: int
+    record: Record
+
+
+@dataclass(frozen=True)
+class Team:
+    """A club's triplet: its players in Tableau 1 order and their total; place None when incomplete."""
+
+    club: str
+    number: int
+    players: tuple[str, ...]
+    total: float
+    place: int | None
+
+
+class Reason(Enum):
+    """Why a player has his class for next season."""
+
+    SHARE = "part du tableau 1"
+    BELOW_15 = "moyenne inférieure à 15"
+    OTHERS = "autres joueurs actifs"
+    THREE_UP = "trois résultats, moyenne au moins égale à celle du dernier de la classe supérieure"
+    OCCASIONAL_UP = "occasionnel, moyenne au moins égale à celle du dernier actif de la classe supérieure"
+    OCCASIONAL_DOWN = "occasionnel, moyenne au plus égale à celle du premier actif de la classe inférieure"
+    OCCASIONAL_KEPT = "occasionnel, classe conservée"
+    OCCASIONAL_FLOOR = "occasionnel (S) ou (X) : conserve au moins sa classe"
+    ABSENT = "aucun tournoi français recensé cette saison : classe conservée"
+
+
+@dataclass(frozen=True)
+class NextClass:
+    """A player's class at the start and at the end of the season, and why."""
+
+    player: str
+    start: PlayerClass
+    end: PlayerClass
+    reason: Reason
+    reference: float | None = None  # the average compared with, when a comparison decided
+    reference_player: str | None = None
+
+
+@dataclass(frozen=True)
+class SeasonReport:
+    """Everything the championship publishes for a season."""
+
+    tournaments: tuple[Tournament, ...]  # in date order
+    values: dict[str, Value]  # tournament -> ABRA's figures (absent: no player)
+    results: dict[str, list[Result]]  # tournament -> its results, in the order of its entries, referees last
+    records: dict[str, Record]
+    tableau1: list[Ranked]
+    tableau2: list[tuple[Record, int | None]]  # alphabetical, with the place in Tableau 1
+    teams: list[Team]
+    classes: dict[str, NextClass]
+
+
+def _order(t: Tournament) -> tuple:
+    return (t.date, fold(t.name), t.name)
+
+
+def _name_key(name: str) -> tuple:
+    return (fold(name), name)
+
+
+def _classify(entries: Sequence[Entry]) -> list[tuple[Entry, int, int]]:
+    """The playing entries of a tournament with their effective place and tie size."""
+    playing = [e for e in entries if e.place is not None]
+    official = [e.place for e in playing]
+    return list(zip(playing, effective_places(official), tie_sizes(official)))
+
+
+def score_tournament(tournament: Tournament, vaj: Mapping[str, PlayerClass], starts: Mapping[str, PlayerClass],
+                     before: Mapping[str, float | None] | None = None) -> tuple[Value | None, list[Result]]:
+    """ABRA then CADABRA for one tournament, given each player's VAJ (and average) on its date."""
+    before = before or {}
+    classified = _classify(tournament.entries)
+    if not classified:
+        return None, []
+    team_values = [max(vaj[e.player].value, vaj[e.partner].value if e.partner else 0) for e, _, _ in classified]
+    value = tournament_value(team_values, tournament.rounds)
+    official = [e.place for e, _, _ in classified]
+    shared = share_ties(official, lambda p: result_points(value.vft, p, value.njt))
+    results: list[Result] = []
+    for (entry, place, tied), points, team in zip(classified, shared, team_values):
+        members = [(entry.player, entry.partner), (entry.partner, entry.player)] if entry.partner else [
+            (entry.player, None)]
+        for player, partner in members:
+            results.append(Result(tournament.name, player, points, partner, entry.place, place, tied,
+                                  starts[player], vaj[player], team if tournament.doubles else None,
+                                  before.get(player)))
+    bonus = referee_bonus(value.vft)
+    for entry in tournament.entries:
+        if entry.place is None and entry.referee:
+            results.append(Result(tournament.name, entry.player, bonus, start=starts[entry.player], referee=True))
+    return value, results
+
+
+def _record(player: str, results: list[Result]) -> Record:
+    best = sorted((r.points for r in results), reverse=True)[:BEST]
+    total = best_four(r.points for r in results)
+    return Record(player, tuple(results), tuple(best), total, total / len(best))
+
+
+def _mark_counted(results: list[Result]) -> list[Result]:
+    """The same results, the four best (the earliest first among equal points) marked as counted."""
+    order = sorted(range(len(results)), key=lambda i: (-rank_key(results[i].points), i))
+    counted = set(order[:BEST])
+    return [replace(r, counted=i in counted) for i, r in enumerate(results)]
+
+
+def tableau1(records: Mapping[str, Record]) -> list[Ranked]:
+    """Tableau 1: active players by the sum of their four best results (equal totals share a place)."""
+    active = sorted((r for r in records.values() if r.active), key=lambda r: (-rank_key(r.total), _name_key(r.player)))
+    places = competition_ranks([r.total for r in active])
+    return [Ranked(place, record) for place, record in zip(places, active)]
+
+
+def tableau2(records: Mapping[str, Record], table1: Sequence[Ranked]) -> list[tuple[Record, int | None]]:
+    """Tableau 2: every player, alphabetical, with his place in Tableau 1 (None if occasional)."""
+    places = {r.record.player: r.place for r in table1}
+    return [(records[p], places.get(p)) for p in sorted(records, key=_name_key)]
+
+
+def teams(table1: Sequence[Ranked], clubs: Mapping[str, str]) -> list[Team]:
+    """Classement par équipes: each club's players in Tableau 1 order by threes; teams by total.
+    An incomplete last triplet is listed unranked."""
+    members: dict[str, list[Ranked]] = defaultdict(list)
+    for ranked in table1:
+        club = clubs.get(ranked.record.player)
+        if club:
+            members[club].append(ranked)
+    complete: list[tuple[str, int, tuple[str, ...], float]] = []
+    partial: list[tuple[str, int, tuple[str, ...], float]] = []
+    for club in sorted(members, key=_name_key):
+        players = members[club]
+        for start in range(0, len(players), TEAM_SIZE):
+            trio = players[start:start + TEAM_SIZE]
+            made = (club, start // TEAM_SIZE + 1, tuple(r.record.player for r in trio), sum(r.record.total for r in trio))
+            (complete if len(trio) == TEAM_SIZE else partial).append(made)
+    complete.sort(key=lambda t: (-rank_key(t[3]), _name_key(t[0]), t[1]))
+    places = competition_ranks([t[3] for t in complete])
+    return [Team(*t, place) for t, place in zip(complete, places)] + [Team(*t, None) for t in partial]
+
+
+def _share_counts(active: int) -> tuple[int, ...]:
+    """How many active players are X, X+S, X+S+O: the cumulative percentages, rounded half up."""
+    return tuple(int(round_half_up(active * share / 100)) for share in SHARES)
+
+
+def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
+                 starts: Mapping[str, PlayerClass]) -> dict[str, NextClass]:
+    """Classes for next season: percentages of Tableau 1, I below 15, three-result players moved up,
+    occasional players moved up or down (S and X keep at least their class); absent players keep theirs."""
+    x, xs, xso = _share_counts(len(table1))
+    by_share: dict[str, tuple[PlayerClass, Reason]] = {}
+    for ranked in table1:
+        if ranked.place <= x:
+            by_share[ranked.record.player] = (PlayerClass.X, Reason.SHARE)
+        elif ranked.place <= xs:
+            by_share[ranked.record.player] = (PlayerClass.S, Reason.SHARE)
+        elif ranked.place <= xso:
+            by_share[ranked.record.player] = (PlayerClass.O, Reason.SHARE)
+        elif rank_key(ranked.record.mean) < I_LIMIT:
+            by_share[ranked.record.player] = (PlayerClass.I, Reason.BELOW_15)
+        else:
+            by_share[ranked.record.player] = (PlayerClass.F, Reason.OTHERS)
+    first: dict[PlayerClass, Record] = {}
+    last: dict[PlayerClass, Record] = {}
+    for ranked in table1:
+        cls = by_share[ranked.record.player][0]
+        first.setdefault(cls, ranked.record)
+        last[cls] = ranked.record
+
+    out: dict[str, NextClass] = {}
+    for ranked in table1:
+        record = ranked.record
+        cls, reason = by_share[record.player]
+        change = NextClass(record.player, starts[record.player], cls, reason)
+        above = last.get(cls.up()) if cls is not PlayerClass.X else None
+        if record.three_only and above is not None and rank_key(record.mean) >= rank_key(above.mean):
+            change = NextClass(record.player, starts[record.player], cls.up(), Reason.THREE_UP, above.mean,
+                               above.player)
+        out[record.player] = change
+    for player, record in records.items():
+        if record.active:
+            continue
+        start = starts[player]
+        above = last.get(start.up()) if start is not PlayerClass.X else None
+        below = first.get(start.down()) if start is not PlayerClass.I else None
+        key = rank_key(record.mean)
+        if above is not None and key >= rank_key(above.mean):
+            out[player] = NextClass(player, start, start.up(), Reason.OCCASIONAL_UP, above.mean, above.player)
+        elif start in (PlayerClass.S, PlayerClass.X):
+            out[player] = NextClass(player, start, start, Reason.OCCASIONAL_FLOOR)
+        elif below is not None and key <= rank_key(below.mean):
+            out[player] = NextClass(player, start, start.down(), Reason.OCCASIONAL_DOWN, below.mean, below.player)
+        else:
+            out[player] = NextClass(player, start, start, Reason.OCCASIONAL_KEPT)
+    for player, start in starts.items():
+        if player not in out:
+            out[player] = NextClass(player, start, start, Reason.ABSENT)
+    return out
+
+
+def _check(tournaments: Sequence[Tournament]) -> None:
+    names = set()
+    for t in tournaments:
+        if t.name in names:
+            raise InvalidInput(f"tournoi « {t.name} » en double")
+        names.add(t.name)
+        seen: set[str] = set()
+        for e in t.entries:
+            for person in (e.player, e.partner):
+                if person is None:
+                    continue
+                if person in seen:
+                    raise InvalidInput(f"{person} a plusieurs lignes dans « {t.name} »")
+                seen.add(person)
+            if e.place is None and not e.referee:
+                raise InvalidInput(f"{e.player} : ni place ni arbitre dans « {t.name} »")
+            if e.place is not None and e.place < 1:
+                raise InvalidInput(f"{e.player} : place attendue ≥ 1 ; trouvé {e.place}")
+            if e.partner is not None and not t.doubles:
+                raise InvalidInput(f"« {t.name} » n'est pas joué en double : {e.player} n'a pas d'équipier")
+
+
+def run_season(tournaments: Iterable[Tournament], classes: Mapping[str, PlayerClass], thresholds: Thresholds,
+               clubs: Mapping[str, str] | None = None) -> SeasonReport:
+    """A whole season in one pass: tournaments in date order, each valued with the VAJ of its players
+    from their results on earlier dates (same-date results do not affect each other). Only players
+    with a French (not foreign) tournament enter the tables; foreign results count for them."""
+    ordered = tuple(sorted(tournaments, key=_order))
+    _check(ordered)
+    people = {p for t in ordered for e in t.entries for p in (e.player, e.partner) if p is not None}
+    starts = {p: classes.get(p, PlayerClass.F) for p in people}
+    starts.update(classes)
+    history: dict[str, list[float]] = defaultdict(list)
+    values: dict[str, Value] = {}
+    results: dict[str, list[Result]] = {}
+    by_date: dict[dt.date, list[Tournament]] = defaultdict(list)
+    for t in ordered:
+        by_date[t.date].append(t)
+    for day in sorted(by_date):
+        scored: list[Result] = []
+        for t in by_date[day]:
+            before = {p: average(history[p]) for e in t.entries for p in (e.player, e.partner) if p is not None}
+            vaj = {p: current_class(starts[p], mean, thresholds) for p, mean in before.items()}
+            value, lines = score_tournament(t, vaj, starts, before)
+            if value is not None:
+                values[t.name] = value
+            results[t.name] = lines
+            scored.extend(lines)
+        for r in scored:
+            history[r.player].append(r.points)
+    by_player: dict[str, list[Result]] = defaultdict(list)
+    for t in ordered:
+        for r in results[t.name]:
+            by_player[r.player].append(r)
+    # CONDITIONS D'ENTRÉE: a player enters the championship with his first French tournament.
+    foreign = {t.name for t in ordered if t.foreign}
+    entered = {p for p, rs in by_player.items() if any(r.tournament not in foreign for r in rs)}
+    marked = {p: _mark_counted(rs) if p in entered else rs for p, rs in by_player.items()}
+    counted = {(r.tournament, r.player): r for rs in marked.values() for r in rs}
+    results = {name: [counted[(r.tournament, r.player)] for r in rs] for name, rs in results.items()}
+    records = {p: _record(p, rs) for p, rs in marked.items() if p in entered}
+    table1 = tableau1(records)
+    classed = {p: c for p, c in starts.items() if p in records or p in classes}
+    return SeasonReport(
+        ordered, values, results, records, table1, tableau2(records, table1),
+        teams(table1, clubs or {}), next_classes(table1, records, classed),
+    )
+
+
+__all__ = [
+    "ACTIVE", "BEST", "Entry", "NextClass", "PlayerClass", "Ranked", "Reason", "Record", "Result", "SeasonReport",
+    "Team", "Thresholds", "Tournament", "Value", "average", "base", "best_four", "class_value", "cmm",
+    "current_class", "next_classes", "referee_bonus", "result_points", "run_season", "score_tournament",
+    "tableau1", "tableau2", "teams", "tied_points", "tournament_value",
+]

@@ -1,0 +1,262 @@
+"""Multiplayer Elo of the ranked mode: one game of 2 to 8 players (§1-§6), a history of games
+in date order (§7), and the tiers.
+
+Rules: ``../shared/rules/elo.md``; source ``../shared/rules/sources/elo-classe.txt`` (which wins
+where they differ). A game is all its pairwise duels; each player's change is his K times the
+mean, over his n - 1 duels, of result minus expectation, rounded half away from zero.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from bisect import bisect_right
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Sequence
+
+from .errors import InvalidInput
+from .mechanics import RANK_DIGITS, competition_ranks, rank_key, round_half_up
+from .text import fold
+
+#: Everyone's first rating (§7) and the floor no rating goes under (§5).
+START = 1000
+FLOOR = 100
+#: Players of one game (the source: "une table en accueille de deux à huit").
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+#: The rating gap at which the expectation is 10 to 1 (§2).
+SCALE = 400.0
+#: K by the number of ranked games played, this one included (§6): up to 5, up to 30, then for ever.
+K_STEPS = ((5, 48), (30, 28))
+K_LAST = 16
+#: Ranked games before a tier is shown (the placement games).
+PLACEMENT_GAMES = 5
+
+
+class Tier(Enum):
+    """A tier, by its French name, with the rating it starts at (Tiers; Placement before five games)."""
+
+    PLACEMENT = ("Placement", None)
+    BRONZE = ("Bronze", FLOOR)
+    SILVER = ("Argent", 900)
+    GOLD = ("Or", 1050)
+    PLATINUM = ("Platine", 1200)
+    DIAMOND = ("Diamant", 1350)
+    MASTER = ("Maître", 1500)
+
+    def __init__(self, label: str, start: int | None):
+        self.label = label
+        self.start = start
+
+
+_RATED = [t for t in Tier if t.start is not None]
+_STARTS = [t.start for t in _RATED]
+
+
+# --- One game ----------------------------------------------------------------------------------
+
+
+def expected(rating: float, opponent: float) -> float:
+    """§2: the expectation of a duel against ``opponent``: 1 / (1 + 10^((R_opp - R) / 400))."""
+    try:
+        return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / SCALE))
+    except OverflowError:  # a gap of more than 120,000 points: no chance at all, to float precision
+        return 0.0
+
+
+def k_factor(games: int) -> int:
+    """§6: K of a player's ``games``-th ranked game (this one included): 48 up to 5, 28 up to 30, then 16."""
+    if games < 1:
+        raise InvalidInput(f"nombre de parties attendu : au moins 1 (la partie jouée comprise) ; trouvé {games}")
+    for last, k in K_STEPS:
+        if games <= last:
+            return k
+    return K_LAST
+
+
+def ranks(totals: Sequence[float], lowest_wins: bool = True) -> list[int]:
+    """§1: competition ranks (1, 2, 2, 4) from the totals; the lowest total wins unless told otherwise."""
+    return competition_ranks(totals, higher_is_better=not lowest_wins)
+
+
+def tier(rating: float, games: int) -> Tier:
+    """Tiers: Placement before five games, then by rating from Bronze (the floor) to Maître (no ceiling)."""
+    if games < PLACEMENT_GAMES:
+        return Tier.PLACEMENT
+    return _RATED[max(bisect_right(_STARTS, rating) - 1, 0)]
+
+
+def placement_left(games: int) -> int:
+    """Tiers: placement games still to play before a tier is shown."""
+    return max(PLACEMENT_GAMES - games, 0)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One player's result in one game: his rating before, his K, the mean of his duels'
+    expectations and results, the unrounded change, and the change applied (floor included)."""
+
+    rank: int
+    before: int
+    games: int  # ranked games played, this one included
+    k: int
+    expected: float  # mean expectation over his n - 1 duels
+    score: float  # mean result over his n - 1 duels (1 won, 0.5 tied, 0 lost)
+    raw: float  # K * (score - expected), unrounded (§3)
+    delta: int  # after - before: rounded (§3), at least one point (§4), floor (§5)
+    note: str = ""  # "au moins 1", "plancher"…: why delta is not the rounded raw change
+
+    @property
+    def after(self) -> int:
+        return self.before + self.delta
+
+
+#: A raw change this close to a half is snapped to RANK_DIGITS decimals before rounding.
+_NEAR_HALF = 1e-6
+NOTE_AT_LEAST_ONE = "au moins 1 point"
+NOTE_FLOOR = "plancher"
+
+
+def _check_game(count: int) -> None:
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise InvalidInput(f"une partie se joue de {MIN_PLAYERS} à {MAX_PLAYERS} joueurs ; trouvé {count}")
+
+
+def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int],
+              lowest_wins: bool = True) -> list[Change]:
+    """§1-§6: every player's change in one game, from the ratings before it, in the order given.
+
+    ``games`` is each player's number of ranked games, this one included (his own K).
+    """
+    n = len(ratings)
+    _check_game(n)
+    if len(totals) != n or len(games) != n:
+        raise InvalidInput(f"autant de notes, de totaux et de nombres de parties attendus ; trouvé "
+                           f"{n}, {len(totals)} et {len(games)}")
+    for rating in ratings:
+        if not (rating >= FLOOR and float(rating).is_integer()):
+            raise InvalidInput(f"note attendue : un entier d'au moins {FLOOR} (le plancher) ; trouvé {rating}")
+    places = ranks(totals, lowest_wins)
+    ks = [k_factor(g) for g in games]
+    # Sums over each player's duels of expectation and result (§2); each duel is computed once.
+    expect = [0.0] * n
+    score = [0.0] * n
+    for i in range(n):
+        r_i, p_i = ratings[i], places[i]
+        for j in range(i + 1, n):
+            e = expected(r_i, ratings[j])
+            expect[i] += e
+            expect[j] += 1.0 - e
+            p_j = places[j]
+            if p_i < p_j:
+                score[i] += 1.0
+            elif p_i > p_j:
+                score[j] += 1.0
+            else:
+                score[i] += 0.5
+                score[j] += 0.5
+    first, last = min(places), max(places)
+    alone_first = places.count(first) == 1
+    alone_last = places.count(last) == 1
+    changes = []
+    for i in range(n):
+        raw = ks[i] * (score[i] - expect[i]) / (n - 1)
+        if abs(abs(raw) % 1.0 - 0.5) < _NEAR_HALF:
+            # Float noise must not turn an exact half (3.5) into 3.4999999999999996 before rounding.
+            raw = round_half_up(raw, RANK_DIGITS)
+        delta = int(round_half_up(raw))
+        note = ""
+        if places[i] == first and alone_first and delta < 1:  # §4: strictly ahead of everyone
+            delta, note = 1, NOTE_AT_LEAST_ONE
+        elif places[i] == last and alone_last and delta > -1:  # §4: strictly behind everyone
+            delta, note = -1, NOTE_AT_LEAST_ONE
+        if ratings[i] + delta < FLOOR:  # §5
+            delta, note = int(FLOOR - ratings[i]), NOTE_FLOOR
+        changes.append(Change(places[i], int(ratings[i]), games[i], ks[i], expect[i] / (n - 1), score[i] / (n - 1),
+                              raw, delta, note))
+    return changes
+
+
+# --- A history of games (§7) -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as recorded: its name, its date, and each player's total."""
+
+    name: str
+    date: dt.date | None
+    players: tuple[str, ...]
+    totals: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Played:
+    """One player's line of a game of the history."""
+
+    game: Game
+    player: str
+    total: float
+    change: Change
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in the standings: rank by rating, rating, games played, tier."""
+
+    rank: int
+    player: str
+    rating: int
+    games: int
+    tier: Tier
+    last_played: dt.date | None
+
+    @property
+    def placement_left(self) -> int:
+        return placement_left(self.games)
+
+
+@dataclass(frozen=True)
+class History:
+    """Every line of every game in the order played, and the standings after the last game."""
+
+    lines: list[Played]
+    standings: list[Standing]
+
+
+def play_order(games: Iterable[Game]) -> list[Game]:
+    """§7: games in date order, then in the order given (a game without a date comes last)."""
+    return sorted(games, key=lambda g: (g.date is None, g.date or dt.date.min))
+
+
+def run_history(games: Iterable[Game], lowest_wins: bool = True) -> History:
+    """§7: apply every game in date order, each from the ratings before it; everyone starts at 1000."""
+    rating: dict[str, int] = {}
+    played: dict[str, int] = {}
+    last: dict[str, dt.date | None] = {}
+    lines: list[Played] = []
+    for game in play_order(games):
+        if len(game.players) != len(game.totals):
+            raise InvalidInput(f"partie « {game.name} » : autant de joueurs que de totaux attendus")
+        if len(set(game.players)) != len(game.players):
+            twice = next(p for p in game.players if game.players.count(p) > 1)
+            raise InvalidInput(f"partie « {game.name} » : {twice} y figure deux fois")
+        _check_game(len(game.players))
+        before = [rating.get(p, START) for p in game.players]
+        counts = [played.get(p, 0) + 1 for p in game.players]
+        changes = rate_game(before, game.totals, counts, lowest_wins)
+        for player, total, change in zip(game.players, game.totals, changes):
+            rating[player] = change.after
+            played[player] = change.games
+            last[player] = game.date
+            lines.append(Played(game, player, total, change))
+    return History(lines, standings(rating, played, last))
+
+
+def standings(rating: dict[str, int], played: dict[str, int],
+              last: dict[str, dt.date | None] | None = None) -> list[Standing]:
+    """The standings: everyone by rating, highest first (equal ratings share a rank), with his tier."""
+    order = sorted(rating, key=lambda p: (-rank_key(rating[p]), fold(p), p))
+    places = competition_ranks([rating[p] for p in order])
+    last = last or {}
+    return [Standing(place, p, rating[p], played[p], tier(rating[p], played[p]), last.get(p))
+            for place, p in zip(places, order)]

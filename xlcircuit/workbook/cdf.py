@@ -1,0 +1,663 @@
+"""The Championnat de France workbook: reads ``Parametres``, ``Joueurs``, ``Parties``, ``Votes`` and
+``Preferes``; writes ``Scores``, ``Qualification``, ``TableFinale``, ``Classement``, ``Equipes``,
+``Trophees`` and ``MeilleursPays``. An adapter: every rule is in :mod:`xlcircuit.cdf`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
+
+import openpyxl
+from openpyxl.styles import Font
+from openpyxl.workbook.workbook import Workbook
+
+from .. import cdf, example_cdf
+from ..errors import InvalidInput, Problem, WorkbookProblems
+from ..mechanics import format_half_up
+from ..text import fold
+from .io import Book, mark_federation
+from .tables import (
+    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_text, as_yes_no,
+    forget_own_formats, put, read_table, type_rows, write_outputs,
+)
+
+FEDERATION = "cdf"
+TITLE = "Championnat de France de Diplomatie"
+TEMPLATE = "cdf-tournoi.xlsx"  # in workbooks/
+EXAMPLE = "cdf-exemple.xlsx"  # written by ``xlcircuit demo``
+DATE_FORMAT = "dd/mm/yyyy"
+SCORE_FORMAT = "0.00"  # Super Pastis scores have halves and thirds: shown to the hundredth
+#: Bonuses beyond this are a typing mistake.
+MAX_BONUS = 10_000
+
+PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
+CLUB_COLOUR = "BDD7EE"
+TOP_BOARD_COLOUR = "E2EFDA"
+
+PARAMETRES = TableSpec("Tournoi", "Parametres", (
+    Column("Paramètre", width=24),
+    Column("Valeur", width=34),
+), required=False)
+JOUEURS = TableSpec("Joueurs", "Joueurs", (
+    Column("Joueur", width=26),
+    Column("Club", required=False, width=30),
+    Column("Équipe", required=False, width=22),
+    Column("Naissance", required=False, width=12, number_format=DATE_FORMAT),
+    Column("Étranger", required=False, width=10, choices=("oui",)),
+    Column("Bonus", required=False, width=9),
+))
+PARTIES = TableSpec("Parties", "Parties", (
+    Column("Ronde", width=8, choices=tuple(str(r) for r in range(1, cdf.ROUNDS + 1))),
+    Column("Table", width=8),
+    Column("Joueur", width=26),
+    Column("Pays", width=12, choices=tuple(p.value for p in cdf.Power)),
+    Column("Centres", width=9),
+    Column("Éliminé après", width=13),
+    Column("Années jouées", required=False, width=13),
+    Column("Ordre de choix", required=False, width=14),
+))
+VOTES = TableSpec("Votes", "Votes", (
+    Column("Ronde", width=8),
+    Column("Table", width=8),
+    Column("Votant", width=26),
+    Column("Catégorie", width=20, choices=tuple(c.value for c in cdf.Category)),
+    Column("Premier", width=26),
+    Column("Second", width=26),
+    Column("Bulletin", width=10, choices=tuple(cdf.BALLOTS)),
+), required=False)
+PREFERES = TableSpec("Préférés", "Preferes", (
+    Column("Votant", width=26),
+    Column("Joueur préféré", width=26),
+), required=False)
+
+SCORES = TableSpec("Scores", "Scores", (
+    Column("Ronde", width=8),
+    Column("Table", width=8),
+    Column("Joueur", width=26),
+    Column("Pays", width=12),
+    Column("Centres", width=9),
+    Column("Éliminé après", width=13),
+    Column("Années jouées", width=13),
+    Column("Résultat", width=24),
+    Column("Score", width=9, number_format=SCORE_FORMAT),
+    Column("Score de la ronde", width=12, number_format=SCORE_FORMAT),
+    Column("Remarque", width=50),
+))
+QUALIFICATION = TableSpec("Qualification", "Qualification", (
+    Column("Place", width=7),
+    Column("Joueur", width=26),
+    Column("Ronde 1", width=9, number_format=SCORE_FORMAT),
+    Column("Ronde 2", width=9, number_format=SCORE_FORMAT),
+    Column("Ronde 3", width=9, number_format=SCORE_FORMAT),
+    Column("Samedi soir", width=11, number_format=SCORE_FORMAT),
+    Column("Place samedi soir", width=11),
+    Column("Score qualificatif", width=12, number_format=SCORE_FORMAT, data_bar=True),
+    Column("Table finale", width=50),
+))
+TABLE_FINALE = TableSpec("Table finale", "TableFinale", (
+    Column("Étape", width=7),
+    Column("Joueur", width=26),
+    Column("Motif", width=50),
+    Column("Score retenu", width=11, number_format=SCORE_FORMAT),
+    Column("Ordre de choix", width=10),
+    Column("Pays", width=12),
+    Column("Centres", width=9),
+    Column("Score de la partie", width=11, number_format=SCORE_FORMAT),
+    Column("Résultat", width=30),
+))
+CLASSEMENT = TableSpec("Classement", "Classement", (
+    Column("Place", width=7),
+    Column("Joueur", width=26),
+    Column("Club", width=28),
+    Column("Ronde 1", width=9, number_format=SCORE_FORMAT),
+    Column("Ronde 2", width=9, number_format=SCORE_FORMAT),
+    Column("Ronde 3", width=9, number_format=SCORE_FORMAT),
+    Column("Ronde 4", width=9, number_format=SCORE_FORMAT),
+    Column("Rondes jouées", width=9),
+    Column("Score final", width=10, number_format=SCORE_FORMAT),
+    Column("Table finale", width=12),
+    Column("Bonus", width=8, number_format=SCORE_FORMAT),
+    Column("Total", width=10, number_format=SCORE_FORMAT, data_bar=True),
+    Column("Départage", width=24),
+))
+EQUIPES = TableSpec("Équipes", "Equipes", (
+    Column("Place", width=7),
+    Column("Équipe", width=24),
+    Column("Membres", width=60),
+    Column("Score", width=10, number_format=SCORE_FORMAT, data_bar=True),
+    Column("Départage", width=24),
+))
+TROPHEES = TableSpec("Trophées", "Trophees", (
+    Column("Trophée", width=20),
+    Column("Place", width=7),
+    Column("Joueur", width=26),
+    Column("Points", width=8),
+    Column("Parties", width=8),
+    Column("Moyenne", width=9, number_format=SCORE_FORMAT),
+    Column("Votes sur une partie", width=12),
+))
+MEILLEURS_PAYS = TableSpec("Meilleurs pays", "MeilleursPays", (
+    Column("Pays", width=12),
+    Column("Place", width=7),
+    Column("Joueur", width=26),
+    Column("Ronde", width=8),
+    Column("Table", width=8),
+    Column("Score", width=9, number_format=SCORE_FORMAT),
+    Column("Centres", width=9),
+))
+
+FAVOURITE = "joueur préféré"
+COUNTRY_PLACES = 3  # best countries: the first three games of each power are shown
+
+GUIDE = [
+    "Mode d'emploi",
+    "1. Ci-dessus : le nom du championnat, « oui » ou « non » pour la table finale (les organisateurs",
+    "   peuvent ne pas en faire), « oui » pour autoriser des tables de moins de sept joueurs.",
+    "2. Feuille « Joueurs » : chaque inscrit (club, équipe de trois au plus, date de naissance pour",
+    "   départager au plus jeune, « oui » s'il est étranger, bonus éventuel, par exemple pour un désistement).",
+    "3. Feuille « Parties » : une ligne par joueur et par partie : ronde (1 à 4), table, pays, centres",
+    "   à la fin ; pour un éliminé, après combien d'années ; années jouées si la partie s'est arrêtée",
+    "   par un vote avant 1907 (vide : 7). Table finale : l'ordre de choix des pays de ses sept joueurs.",
+    "   Un joueur sur deux tables simultanées a ses deux lignes dans la même ronde.",
+    "4. Feuille « Votes » : les bulletins de chaque partie (catégorie, premier, second, 3+1 ou 2+2) ;",
+    "   feuille « Préférés » : le joueur préféré de chacun, voté à la dernière ronde.",
+    "5. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    "",
+    "Les tables Scores, Qualification, Table finale, Classement, Équipes, Trophées et Meilleurs pays",
+    "sont réécrites à chaque remplissage : n'y tapez rien. Vos autres feuilles sont conservées.",
+]
+
+
+@dataclass
+class Line:
+    """A line of the Parties table: where it was typed and what it says."""
+
+    record: Record
+    round: int
+    table: str
+    seat: cdf.Seat
+    years: int | None
+
+
+@dataclass
+class Summary:
+    """What a check or a fill found: the championship, and warnings for the organiser."""
+
+    championship: cdf.Championship
+    lines: list[Line]
+    boards: list[cdf.Board]
+    players: dict[str, cdf.Player]
+    name: str
+    top_board: bool
+    warnings: list[str] = field(default_factory=list)
+    clubs: dict[str, str] = field(default_factory=dict)  # player -> club, from the Joueurs table
+
+
+#: The tables the organiser fills in (named by ``xlcircuit new``).
+INPUTS = (JOUEURS, PARTIES, VOTES, PREFERES)
+#: The main standings (shared as PDF, highlighted per club) and the per-result lines (per club).
+STANDINGS, LINES = CLASSEMENT, SCORES
+OUTPUTS = (SCORES, QUALIFICATION, TABLE_FINALE, CLASSEMENT, EQUIPES, TROPHEES, MEILLEURS_PAYS)
+SHOWN = 10  # standings lines printed after a fill
+
+
+# --- the template ----------------------------------------------------------------------------
+
+
+def new_workbook() -> Workbook:
+    """A fresh, empty championship workbook."""
+    wb = openpyxl.Workbook()
+    first = wb.active
+    first.title = PARAMETRES.sheet
+    put(first["A1"], TITLE)
+    first["A1"].font = Font(bold=True, size=14)
+    for spec in (PARAMETRES,) + INPUTS:
+        if spec.sheet not in wb.sheetnames:
+            wb.create_sheet(spec.sheet)
+        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
+    type_rows(wb, PARAMETRES, [("Championnat", None), ("Table finale", "oui"), ("Tables incomplètes", "non")])
+    for row, text in enumerate(GUIDE, start=9):
+        put(first.cell(row, 1), text)
+    first["A9"].font = Font(bold=True)
+    first.freeze_panes = None
+    write_outputs(wb, [Output(spec, spec.columns, [], _title(spec)) for spec in OUTPUTS])
+    mark_federation(wb, FEDERATION)
+    return wb
+
+
+def put_example(wb: Workbook) -> None:
+    """Type the bundled example championship into the input tables."""
+    type_rows(wb, PARAMETRES, example_cdf.PARAMETRES)
+    type_rows(wb, JOUEURS, example_cdf.JOUEURS)
+    type_rows(wb, PARTIES, example_cdf.PARTIES)
+    type_rows(wb, VOTES, example_cdf.VOTES)
+    type_rows(wb, PREFERES, example_cdf.PREFERES)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _shown(value: object) -> str:
+    return f"« {value} »" if isinstance(value, str) else str(value)
+
+
+def as_whole(value: object, what: str, low: int, high: int) -> int | None:
+    """A whole number from ``low`` to ``high`` (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
+    if value is None:
+        return None
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.replace(",", "."))
+        except ValueError:
+            number = None
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
+            or not float(number).is_integer() or not low <= number <= high:
+        raise InvalidInput(f"{what} attendu : un entier de {low} à {high} ; trouvé {_shown(value)}")
+    return int(number)
+
+
+def _parse(problems: Problems, record: Record, header: str, parser, *args):
+    try:
+        return parser(record.values.get(header), *args)
+    except InvalidInput as exc:
+        problems.at(record, header, str(exc))
+        return None
+
+
+def _table(value: object) -> str | None:
+    """A table's name as typed: ``3``, ``3.0`` and ``"3"`` are the same table."""
+    return as_text(value)
+
+
+def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
+    name, top_board, short = "", True, False
+    for record in read_table(book, PARAMETRES, problems):
+        key = fold(str(record.values["Paramètre"] or ""))
+        value = record.values["Valeur"]
+        if key == "championnat":
+            name = as_text(value) or ""
+        elif key == "table finale" and value is not None:
+            top_board = bool(_parse(problems, record, "Valeur", as_yes_no))
+        elif key in ("tables incompletes", "table incomplete"):
+            short = bool(_parse(problems, record, "Valeur", as_yes_no))
+    return name, top_board, short
+
+
+def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player], dict[str, str]]:
+    players: dict[str, cdf.Player] = {}
+    clubs: dict[str, str] = {}
+    teams: dict[str, list[str]] = defaultdict(list)
+    for record in read_table(book, JOUEURS, problems):
+        name = as_text(record.values["Joueur"])
+        if name is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+            continue
+        if name in players:
+            problems.at(record, "Joueur", f"{name} est déjà dans la table Joueurs : une ligne par joueur")
+            continue
+        club, team = as_text(record.values.get("Club")), as_text(record.values.get("Équipe"))
+        birth = _parse(problems, record, "Naissance", as_date)
+        foreign = _parse(problems, record, "Étranger", as_yes_no)
+        bonus = _parse(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
+        if bonus is not None and not -MAX_BONUS <= bonus <= MAX_BONUS:
+            problems.at(record, "Bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {bonus}")
+            bonus = None
+        if team:
+            teams[team].append(name)
+            if len(teams[team]) > cdf.MAX_TEAM:
+                problems.at(record, "Équipe", f"l'équipe « {team} » a déjà {cdf.MAX_TEAM} joueurs "
+                                              f"({', '.join(teams[team][:cdf.MAX_TEAM])}) : {cdf.MAX_TEAM} au plus")
+                team = None
+        players[name] = cdf.Player(name, birth, bool(foreign), team, bonus or 0.0)
+        if club:
+            clubs[name] = club
+    return players, clubs
+
+
+def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
+                seated: dict[tuple[int, str], set[str]]) -> list[Line]:
+    """The Parties lines; ``seated`` gets who sat at each board, even on a line or board with a problem
+    (so that a vote about it is not reported too)."""
+    lines = []
+    for record in read_table(book, PARTIES, problems):
+        found = len(problems.items)
+        ronde = _parse(problems, record, "Ronde", as_whole, "numéro de ronde", 1, cdf.ROUNDS)
+        table = _table(record.values["Table"])
+        if table is None:
+            problems.at(record, "Table", "table manquante (son numéro ou son nom)")
+        player = as_text(record.values["Joueur"])
+        if player is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+        elif players and player not in players:
+            problems.at(record, "Joueur", f"{player} est absent de la table Joueurs : ajoutez-le, ou corrigez "
+                                          "l'orthographe")
+        power = _parse(problems, record, "Pays", cdf.Power.parse)
+        centres = _parse(problems, record, "Centres", as_whole, "nombre de centres", 0, cdf.CENTRES)
+        if record.values["Centres"] is None:
+            problems.at(record, "Centres", "nombre de centres manquant (0 pour un éliminé)")
+        survived = _parse(problems, record, "Éliminé après", as_whole, "nombre d'années", 0, cdf.YEARS)
+        years = _parse(problems, record, "Années jouées", as_whole, "nombre d'années jouées", 1, cdf.YEARS)
+        choice = _parse(problems, record, "Ordre de choix", as_whole, "ordre de choix", 1, cdf.TOP_BOARD_SIZE)
+        if choice is not None and ronde is not None and ronde != cdf.ROUNDS:
+            problems.at(record, "Ordre de choix", f"ordre de choix en ronde {ronde} : seule la table finale "
+                                                  f"(ronde {cdf.ROUNDS}) en a un")
+        if ronde is not None and table is not None and player is not None:
+            seated.setdefault((ronde, table), set()).add(player)
+        if len(problems.items) > found:
+            continue
+        seat = cdf.Seat(player, centres, survived, power, choice)
+        try:
+            cdf.check_seat(seat, years or cdf.YEARS)
+        except InvalidInput as exc:
+            problems.at(record, "Éliminé après" if centres == 0 or survived is not None else "Centres", str(exc))
+            continue
+        lines.append(Line(record, ronde, table, seat, years))
+    return lines
+
+
+def _boards(lines: list[Line], problems: Problems, short: bool) -> list[cdf.Board]:
+    """The boards of the Parties lines, each checked as a whole (seven players, 34 centres, one length)."""
+    grouped: dict[tuple[int, str], list[Line]] = defaultdict(list)
+    for line in lines:
+        grouped[(line.round, line.table)].append(line)
+    boards = []
+    for (ronde, table), group in sorted(grouped.items(), key=lambda item: (item[0][0], fold(item[0][1]))):
+        lengths = {line.years for line in group if line.years is not None}
+        if len(lengths) > 1:
+            problems.at(group[0].record, "Années jouées", f"table {table} de la ronde {ronde} : plusieurs durées "
+                                                          f"({', '.join(map(str, sorted(lengths)))}) : une par partie")
+            continue
+        years = lengths.pop() if lengths else cdf.YEARS
+        board = cdf.Board(ronde, table, tuple(line.seat for line in group), years)
+        try:
+            cdf.check_board(board.seats, years, short)
+        except InvalidInput as exc:
+            problems.at(group[0].record, "Table", f"table {table} de la ronde {ronde} : {exc}")
+            continue
+        boards.append(board)
+    per_round: dict[tuple[str, int], list[Line]] = defaultdict(list)
+    for line in lines:
+        per_round[(line.seat.player, line.round)].append(line)
+    for (player, ronde), group in per_round.items():
+        if len(group) > cdf.MAX_SIMULTANEOUS:
+            problems.at(group[-1].record, "Joueur", f"{player} a {len(group)} parties à la ronde {ronde} : "
+                                                    f"{cdf.MAX_SIMULTANEOUS} simultanées au plus")
+    return boards
+
+
+def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]]) -> list[cdf.Vote]:
+    votes = []
+    seen: dict[tuple, int] = {}
+    for record in read_table(book, VOTES, problems):
+        found = len(problems.items)
+        ronde = _parse(problems, record, "Ronde", as_whole, "numéro de ronde", 1, cdf.ROUNDS)
+        table = _table(record.values["Table"])
+        category = _parse(problems, record, "Catégorie", cdf.Category.parse)
+        ballot = _parse(problems, record, "Bulletin", cdf.parse_ballot)
+        names = {h: as_text(record.values[h]) for h in ("Votant", "Premier", "Second")}
+        board = seated.get((ronde, table)) if ronde is not None and table is not None else None
+        if table is None:
+            problems.at(record, "Table", "table manquante")
+        elif ronde is not None and board is None:
+            problems.at(record, "Table", f"pas de table {table} à la ronde {ronde} dans la table Parties")
+        for header, name in names.items():
+            if name is None:
+                problems.at(record, header, "nom manquant")
+            elif board is not None and name not in board:
+                problems.at(record, header, f"{name} n'a pas joué à la table {table} de la ronde {ronde}")
+        if len(problems.items) > found:
+            continue
+        if len(set(names.values())) < 3:
+            problems.at(record, "Second", "le votant désigne deux autres joueurs, différents")
+            continue
+        key = (ronde, table, names["Votant"], category)
+        if key in seen:
+            problems.at(record, "Catégorie", f"{names['Votant']} a déjà voté « {category.value} » pour cette "
+                                             f"partie (ligne {seen[key]})")
+            continue
+        seen[key] = record.row
+        votes.append(cdf.Vote(ronde, table, names["Votant"], category, names["Premier"], names["Second"], ballot))
+    return votes
+
+
+def _read_favourites(book: Book, problems: Problems, known: set[str], last: set[str]) -> list[tuple[str, str]]:
+    favourites: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}
+    for record in read_table(book, PREFERES, problems):
+        voter, chosen = as_text(record.values["Votant"]), as_text(record.values["Joueur préféré"])
+        bad = False
+        for header, name in (("Votant", voter), ("Joueur préféré", chosen)):
+            if name is None:
+                problems.at(record, header, "nom manquant")
+                bad = True
+            elif name not in known:
+                problems.at(record, header, f"{name} n'a joué aucune partie")
+                bad = True
+        if bad:
+            continue
+        if voter not in last:
+            problems.at(record, "Votant", f"{voter} n'a pas joué la dernière ronde : seuls ses joueurs votent")
+        elif voter == chosen:
+            problems.at(record, "Joueur préféré", "on ne vote pas pour soi-même")
+        elif voter in seen:
+            problems.at(record, "Votant", f"{voter} a déjà voté (ligne {seen[voter]}) : un vote par joueur")
+        else:
+            seen[voter] = record.row
+            favourites.append((voter, chosen))
+    return favourites
+
+
+def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
+    warnings = []
+    if not players and lines:
+        warnings.append("La table Joueurs est vide : pas d'équipes, de dates de naissance ni d'étrangers "
+                        "pour départager.")
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for line in lines:
+        spellings[fold(line.seat.player)].add(line.seat.player)
+    for names in spellings.values():
+        if len(names) > 1:
+            shown = " et ".join(f"« {n} »" for n in sorted(names))
+            warnings.append(f"{shown} sont-ils la même personne ? Les noms sont comparés tels quels "
+                            "(majuscules et accents compris) : corrigez l'orthographe si c'est le cas.")
+    return warnings
+
+
+def _quiet(step: str) -> None:
+    pass
+
+
+def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+    """Read and check the input tables, then compute the championship; every problem is reported at once."""
+    progress("lecture")
+    forget_own_formats(book, OUTPUTS)
+    problems = Problems()
+    name, top_board, short = _read_parameters(book, problems)
+    players, clubs = _read_players(book, problems)
+    seated: dict[tuple[int, str], set[str]] = {}
+    lines = _read_lines(book, problems, players, seated)
+    boards = _boards(lines, problems, short)
+    known = {name for names in seated.values() for name in names}
+    last_round = max((r for r, _ in seated), default=0)
+    last = {name for (r, _), names in seated.items() if r == last_round for name in names}
+    votes = _read_votes(book, problems, seated)
+    favourites = _read_favourites(book, problems, known, last)
+    if problems:
+        raise WorkbookProblems(problems.items)
+    progress("calcul")
+    try:
+        championship = cdf.run_championship(players, boards, votes, favourites, top_board, short)
+    except InvalidInput as exc:
+        raise WorkbookProblems([Problem(PARTIES.sheet, None, None, str(exc))]) from None
+    warnings = _warnings(lines, players) + championship.warnings
+    absent = sorted(set(players) - known, key=fold)
+    if absent and known:
+        warnings.append(f"Inscrits sans partie (absents du classement) : {', '.join(absent)}.")
+    return Summary(championship, lines, boards, players, name, top_board, warnings, clubs)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _table_value(table: str) -> object:
+    """A table as it was typed: a number stays a number."""
+    return int(table) if table.isdigit() else table
+
+
+def _outcome(g: cdf.GameScore, leaders: int) -> str:
+    if g.outcome is cdf.Outcome.TIED_LEADER:
+        return f"ex aequo en tête ({leaders})"
+    if g.outcome is cdf.Outcome.PURSUER:
+        return f"à {g.behind} centre{'s' if g.behind > 1 else ''} du premier"
+    if g.outcome is cdf.Outcome.OTHER:
+        return ""
+    return g.outcome.value
+
+
+def scores_rows(summary: Summary) -> list[list[object]]:
+    """The ``Scores`` table: every board line, by round, table and centres."""
+    ch = summary.championship
+    boards_of: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for (ronde, table), scored in ch.boards.items():
+        for g in scored:
+            boards_of[(g.seat.player, ronde)].append(table)
+    years = {b.key: b.years for b in summary.boards}
+    rows = []
+    for (ronde, table), scored in sorted(ch.boards.items(), key=lambda item: (item[0][0], _order(item[0][1]))):
+        top = max(g.seat.centres for g in scored)
+        leaders = sum(1 for g in scored if g.seat.centres == top)
+        for g in sorted(scored, key=lambda g: (-g.seat.centres, -g.score, fold(g.seat.player))):
+            remarks = []
+            if g.seat.choice is not None:
+                remarks.append(f"table finale, {g.seat.choice}{'er' if g.seat.choice == 1 else 'e'} à choisir son pays")
+            tables = boards_of[(g.seat.player, ronde)]
+            if len(tables) > 1:
+                game = [ch.boards[(ronde, t)] for t in tables]
+                pair = [next(x.score for x in lines if x.seat.player == g.seat.player) for lines in game]
+                rule = "80 % + 40 %" if cdf.round_score(pair) > max(pair) else "100 % + 0 %"
+                remarks.append(f"deux parties simultanées (tables {' et '.join(tables)}) : {rule}")
+            rows.append([ronde, _table_value(table), g.seat.player, g.seat.power.value if g.seat.power else None,
+                         g.seat.centres, g.seat.survived, years[(ronde, table)], _outcome(g, leaders) or None,
+                         g.score, ch.round_scores[g.seat.player][ronde], " ; ".join(remarks) or None])
+    return rows
+
+
+def _order(table: str) -> tuple:
+    return (0, int(table), "") if table.isdigit() else (1, 0, fold(table))
+
+
+def qualification_rows(summary: Summary) -> list[list[object]]:
+    """The ``Qualification`` table: scores after round 2 (Saturday evening) and after round 3."""
+    steps = {q.player: q for q in summary.championship.qualified}
+    rows = []
+    for q in summary.championship.qualifying:
+        reason = f"étape {steps[q.player].step} : {steps[q.player].reason}" if q.player in steps else None
+        rows.append([q.place, q.player, q.rounds.get(1), q.rounds.get(2), q.rounds.get(3), q.saturday,
+                     q.saturday_place, q.qualifying, reason])
+    return rows
+
+
+def top_board_rows(summary: Summary) -> list[list[object]]:
+    """The ``Table finale`` table: the seven and why, then how they finished the top board."""
+    ch = summary.championship
+    played = {s.player: s for s in ch.top_board.seats} if ch.top_board else {}
+    scores = {g.seat.player: g.score for g in ch.boards[ch.top_board.key]} if ch.top_board else {}
+    champion = next((s.player for s in ch.standings if s.champion), None)
+    rows = []
+    for q in ch.qualified:
+        seat = played.get(q.player)
+        result = "champion de France" if q.player == champion else ("n'a pas joué la table finale"
+                                                                     if ch.top_board and seat is None else None)
+        rows.append([q.step, q.player, q.reason, q.score, seat.choice if seat else None,
+                     seat.power.value if seat and seat.power else None, seat.centres if seat else None,
+                     scores.get(q.player), result])
+    for name, seat in played.items():
+        if name not in {q.player for q in ch.qualified}:
+            rows.append([None, name, "a joué la table finale sans y être qualifié par le calcul", None, seat.choice,
+                         seat.power.value if seat.power else None, seat.centres, scores.get(name),
+                         "champion de France" if name == champion else None])
+    return rows
+
+
+def standings_rows(summary: Summary) -> list[list[object]]:
+    """The ``Classement`` table: the champion first, then by total with the tie-breakers."""
+    rows = []
+    for s in summary.championship.standings:
+        top = "champion" if s.champion else ("oui" if s.top_board else None)
+        rows.append([s.place, s.player, summary.clubs.get(s.player)] + [s.rounds.get(r) for r in range(1, 5)]
+                    + [len(s.rounds), s.final, top, s.bonus or None, s.total, s.decided_by])
+    return rows
+
+
+def team_rows(summary: Summary) -> list[list[object]]:
+    return [[t.place, t.team, ", ".join(t.members), t.score, t.decided_by] for t in summary.championship.teams]
+
+
+def award_rows(summary: Summary) -> list[list[object]]:
+    rows = []
+    ch = summary.championship
+    for category, standings in ch.awards.items():
+        rows += [[category.value, a.place, a.player, a.points, a.games, a.average, a.most_votes] for a in standings]
+    rows += [[FAVOURITE, a.place, a.player, a.points, None, None, None] for a in ch.favourites]
+    return rows
+
+
+def country_rows(summary: Summary) -> list[list[object]]:
+    rows = []
+    for power, standings in summary.championship.countries.items():
+        rows += [[power.value, c.place, c.player, c.round, _table_value(c.table), c.score, c.centres]
+                 for c in standings if c.place <= COUNTRY_PLACES]
+    return rows
+
+
+def _title(spec: TableSpec, name: str = "", day: dt.date | None = None) -> str:
+    title = f"{name or TITLE} — {spec.sheet.lower()}"
+    return f"{title} au {day:%d/%m/%Y}" if day else title
+
+
+def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+    """The published tables, with their titles; the podium highlighted, or a club's players."""
+    day = day or dt.date.today()
+    standings = standings_rows(summary)
+    if club is None:
+        highlights = {i: PODIUM[row[0]] for i, row in enumerate(standings) if row[0] in PODIUM}
+    else:
+        highlights = {i: CLUB_COLOUR for i, row in enumerate(standings) if summary.clubs.get(row[1]) == club}
+    qualification = qualification_rows(summary)
+    made = {
+        SCORES: (scores_rows(summary), {}),
+        QUALIFICATION: (qualification, {i: TOP_BOARD_COLOUR for i, row in enumerate(qualification) if row[-1]}),
+        TABLE_FINALE: (top_board_rows(summary), {}),
+        CLASSEMENT: (standings, highlights),
+        EQUIPES: (team_rows(summary), {}),
+        TROPHEES: (award_rows(summary), {}),
+        MEILLEURS_PAYS: (country_rows(summary), {}),
+    }
+    return [Output(spec, spec.columns, rows, _title(spec, summary.name, day), marks)
+            for spec, (rows, marks) in made.items()]
+
+
+def report(summary: Summary) -> list[str]:
+    """What ``check`` and ``fill`` print: the counts, then the top of the ranking (French)."""
+    ch = summary.championship
+    rounds = len({r for r, _ in ch.boards})
+    lines = [f"{rounds} rondes, {len(ch.boards)} parties, {len(ch.standings)} joueurs classés."]
+    for s in ch.standings[:SHOWN]:
+        total = format_half_up(s.total, 2).replace(".", ",")  # French decimal comma
+        note = " (champion, vainqueur de la table finale)" if s.champion else ""
+        lines.append(f"  {s.place:>3}. {s.player:<28} {total:>8}{note}")
+    if len(ch.standings) > SHOWN:
+        lines.append(f"  … et {len(ch.standings) - SHOWN} autres (feuille « {CLASSEMENT.sheet} »).")
+    return lines
+
+
+def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+    """Compute the championship and rewrite the published tables (in memory)."""
+    summary = compute(book, progress)
+    progress("écriture")
+    write_outputs(book.wb, outputs(summary))
+    mark_federation(book.wb, FEDERATION)
+    return summary

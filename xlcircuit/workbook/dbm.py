@@ -1,0 +1,646 @@
+"""The DBM championship season workbook: reads ``Joueurs``, ``Tournois`` and ``Resultats`` and the
+season's thresholds, writes ``Valeurs``, ``Points``, ``Tableau 1``, ``Tableau 2``, ``Équipes`` and
+``Classes``. An adapter: every rule is in :mod:`xlcircuit.dbm`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
+
+import openpyxl
+from openpyxl.styles import Font
+from openpyxl.workbook.workbook import Workbook
+
+from .. import dbm, example_dbm
+from ..errors import InvalidInput, Problem, WorkbookProblems
+from ..mechanics import format_half_up
+from ..text import fold
+from .io import Book, mark_federation
+from .tables import (
+    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_positive_int, as_text,
+    as_yes_no, forget_own_formats, put, read_table, type_rows, write_outputs,
+)
+
+FEDERATION = "dbm"
+TITLE = "Championnat DBM"
+TEMPLATE = "dbm-saison.xlsx"  # in workbooks/
+EXAMPLE = "dbm-exemple.xlsx"  # written by ``xlcircuit demo``
+DATE_FORMAT = "dd/mm/yyyy"
+TWO = "0.00"  # MVB, CMM, VFT and results are published with two decimals (half up)
+#: Rounds beyond this are a typing mistake (the source: usually four, exceptionally five).
+MAX_ROUNDS = 10
+USUAL_ROUNDS = (4, 5)
+MAX_TOURNAMENT_NAME = 100
+SHOWN = 10  # Tableau 1 lines printed after a fill
+NEWCOMERS_SHOWN = 8
+
+PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
+CLUB_COLOUR = "BDD7EE"
+CLASS_CHOICES = tuple(c.letter for c in dbm.PlayerClass)
+
+PARAMETRES = TableSpec("Saison", "Parametres", (
+    Column("Paramètre", width=24),
+    Column("Valeur", width=30),
+))
+JOUEURS = TableSpec("Joueurs", "Joueurs", (
+    Column("Joueur", width=26),
+    Column("Club", width=30),
+    Column("Classe", width=9, choices=CLASS_CHOICES),
+))
+TOURNOIS = TableSpec("Tournois", "Tournois", (
+    Column("Tournoi", width=36),
+    Column("Date", width=12, number_format=DATE_FORMAT),
+    Column("Rondes", width=9),
+    Column("Doubles", required=False, width=10, choices=("oui",)),
+    Column("Étranger", required=False, width=10, choices=("oui",)),
+))
+RESULTATS = TableSpec("Résultats", "Resultats", (
+    Column("Tournoi", width=36),
+    Column("Joueur", width=26),
+    Column("Équipier", required=False, width=26),
+    Column("Place", width=8),
+    Column("Arbitre", required=False, width=9, choices=("oui",)),
+))
+VALEURS = TableSpec("Valeurs", "Valeurs", (
+    Column("Tournoi", width=36),
+    Column("Date", width=12, number_format=DATE_FORMAT),
+    Column("Doubles", width=9),
+    Column("Étranger", width=9),
+    Column("NRJ", width=7),
+    Column("NJT", width=7),
+    Column("BJR", width=7),
+    Column("SVB", width=7),
+    Column("MVB", width=8, number_format=TWO),
+    Column("CMM", width=8, number_format=TWO),
+    Column("VFT", width=10, number_format=TWO),
+    Column("Prime d'arbitrage", width=12, number_format=TWO),
+))
+POINTS = TableSpec("Points", "Points", (
+    Column("Tournoi", width=36),
+    Column("Date", width=12, number_format=DATE_FORMAT),
+    Column("Joueur", width=26),
+    Column("Équipier", width=22),
+    Column("Place", width=8),
+    Column("Place retenue", width=10),
+    Column("Ex aequo", width=9),
+    Column("Classe", width=8),
+    Column("Moyenne avant", width=10, number_format=TWO),
+    Column("VAJ", width=6),
+    Column("Valeur", width=8),
+    Column("Valeur équipe", width=9),
+    Column("RFJ", width=10, number_format=TWO, data_bar=True),
+    Column("Compté", width=8),
+    Column("Remarque", width=60),
+))
+TABLEAU1 = TableSpec("Tableau 1", "Tableau1", (
+    Column("Place", width=7),
+    Column("Joueur", width=26),
+    Column("*", width=4),
+    Column("Club", width=28),
+    Column("Tournois", width=9),
+    Column("Résultat 1", width=10, number_format=TWO),
+    Column("Résultat 2", width=10, number_format=TWO),
+    Column("Résultat 3", width=10, number_format=TWO),
+    Column("Résultat 4", width=10, number_format=TWO),
+    Column("Total", width=10, number_format=TWO, data_bar=True),
+))
+TABLEAU2 = TableSpec("Tableau 2", "Tableau2", (
+    Column("Place", width=7),
+    Column("Joueur", width=26),
+    Column("Club", width=28),
+    Column("Classe", width=8),
+    Column("Résultats", width=10),
+    Column("Moyenne", width=10, number_format=TWO),
+))
+EQUIPES = TableSpec("Équipes", "Equipes", (
+    Column("Place", width=7),
+    Column("Club", width=28),
+    Column("Équipe", width=8),
+    Column("Joueur 1", width=24),
+    Column("Joueur 2", width=24),
+    Column("Joueur 3", width=24),
+    Column("Total", width=10, number_format=TWO, data_bar=True),
+))
+CLASSES = TableSpec("Classes", "Classes", (
+    Column("Joueur", width=26),
+    Column("Club", width=28),
+    Column("Statut", width=12),
+    Column("Tournois", width=9),
+    Column("Moyenne", width=10, number_format=TWO),
+    Column("Place", width=7),
+    Column("Classe début", width=9),
+    Column("Classe fin", width=9),
+    Column("Motif", width=80),
+))
+
+GUIDE = [
+    "Mode d'emploi",
+    "1. Paramètres ci-dessus : seuil_S et seuil_O, moyennes finales du dernier joueur actif (S) et du",
+    "   dernier joueur actif (O) de la saison précédente (passages en cours de saison).",
+    "2. Feuille « Joueurs » : chaque joueur, son club et sa classe en début de saison (I, F, O, S, X ;",
+    "   0 pour O). Un joueur absent de la table est un nouveau joueur, classé F.",
+    "3. Feuille « Tournois » : une ligne par poule (nom unique), sa date, le nombre de rondes jouées",
+    "   (4, parfois 5), « oui » dans Doubles pour une poule jouée en équipes de deux, « oui » dans",
+    "   Étranger pour un tournoi joué hors de France (compté, mais il ne fait pas entrer un joueur).",
+    "4. Feuille « Résultats » : une ligne par joueur classé (une par équipe en double, l'équipier dans",
+    "   la colonne Équipier) avec sa place finale ; ex aequo : la même place. Un arbitre qui ne joue",
+    "   pas : une ligne sans place, « oui » dans Arbitre (prime d'arbitrage).",
+    "5. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    "",
+    "Les feuilles Valeurs, Points, Tableau 1, Tableau 2, Équipes et Classes sont réécrites à chaque",
+    "remplissage : n'y tapez rien. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
+]
+PARAMETERS = ("Saison", "seuil_S", "seuil_O")
+
+#: The tables the organiser fills in, the main standings and the per-result lines.
+INPUTS = (JOUEURS, TOURNOIS, RESULTATS)
+STANDINGS, LINES = TABLEAU1, POINTS
+_OUTPUTS = (VALEURS, POINTS, TABLEAU1, TABLEAU2, EQUIPES, CLASSES)
+
+
+@dataclass
+class TournamentRow:
+    record: Record
+    name: str
+    date: dt.date | None
+    rounds: int | None
+    doubles: bool
+    foreign: bool = False
+
+
+@dataclass
+class Line:
+    """A result line of the workbook: where it was typed and what it says."""
+
+    record: Record
+    tournament: str
+    entry: dbm.Entry
+
+
+@dataclass
+class Summary:
+    """What a check or a fill found: the season, and warnings for the organiser."""
+
+    tournaments: list[TournamentRow]
+    report: dbm.SeasonReport
+    thresholds: dbm.Thresholds
+    warnings: list[str] = field(default_factory=list)
+    season: str = ""
+    clubs: dict[str, str] = field(default_factory=dict)  # player -> club, from the Joueurs table
+    playing_referees: set[tuple[str, str]] = field(default_factory=set)  # (poule, player): refereed and played
+
+
+# --- the template ----------------------------------------------------------------------------
+
+
+def new_workbook() -> Workbook:
+    """A fresh, empty season workbook."""
+    wb = openpyxl.Workbook()
+    saison = wb.active
+    saison.title = PARAMETRES.sheet
+    put(saison["A1"], TITLE)
+    saison["A1"].font = Font(bold=True, size=14)
+    for spec in (PARAMETRES,) + INPUTS:
+        if spec.sheet not in wb.sheetnames:
+            wb.create_sheet(spec.sheet)
+        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
+    type_rows(wb, PARAMETRES, [(name, None) for name in PARAMETERS])
+    for row, text in enumerate(GUIDE, start=9):
+        put(saison.cell(row, 1), text)
+    saison["A9"].font = Font(bold=True)
+    saison.freeze_panes = None
+    write_outputs(wb, [Output(spec, spec.columns, [], _title(_WHAT[spec.name])) for spec in _OUTPUTS])
+    mark_federation(wb, FEDERATION)
+    return wb
+
+
+def put_example(wb: Workbook) -> None:
+    """Type the bundled example season into the input tables."""
+    type_rows(wb, PARAMETRES, [("Saison", example_dbm.SAISON), ("seuil_S", example_dbm.SEUIL_S),
+                               ("seuil_O", example_dbm.SEUIL_O)])
+    type_rows(wb, JOUEURS, example_dbm.JOUEURS)
+    type_rows(wb, TOURNOIS, example_dbm.TOURNOIS)
+    type_rows(wb, RESULTATS, example_dbm.RESULTATS)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _parse(problems: Problems, record: Record, header: str, parser, *args):
+    try:
+        return parser(record.values.get(header), *args)
+    except InvalidInput as exc:
+        problems.at(record, header, str(exc))
+        return None
+
+
+def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Thresholds | None]:
+    records = {fold(str(r.values["Paramètre"])): r for r in read_table(book, PARAMETRES, problems)
+               if r.values["Paramètre"] is not None}
+    found = {}
+    for name in ("seuil_S", "seuil_O"):
+        record = records.get(fold(name))
+        if record is None:
+            problems.add(Problem(PARAMETRES.sheet, None, "Paramètre", f"ligne « {name} » absente de la table "
+                                 f"« {PARAMETRES.name} » : ajoutez-la avec sa valeur"))
+            continue
+        value = _parse(problems, record, "Valeur", as_number, f"nombre ({name})")
+        if value is None and record.values.get("Valeur") is None:
+            problems.at(record, "Valeur", f"{name} manquant : la moyenne finale du dernier joueur actif "
+                                          f"({name[-1]}) de la saison précédente")
+        elif value is not None and value < 0:
+            problems.at(record, "Valeur", f"{name} attendu : un nombre positif ; trouvé {value}")
+        else:
+            found[name] = value
+    season = as_text(records["saison"].values.get("Valeur")) if "saison" in records else None
+    if len(found) == 2 and None not in found.values():
+        return season, dbm.Thresholds(found["seuil_S"], found["seuil_O"])
+    return season, None
+
+
+def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str]]:
+    classes: dict[str, dbm.PlayerClass] = {}
+    clubs: dict[str, str] = {}
+    rows: dict[str, Record] = {}
+    for record in read_table(book, JOUEURS, problems):
+        player = as_text(record.values["Joueur"])
+        club = as_text(record.values["Club"])
+        cls = _parse(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
+        if player is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+            continue
+        if player in rows:
+            problems.at(record, "Joueur", f"{player} est déjà dans la table ligne {rows[player].row} : "
+                                          "une ligne par joueur")
+            continue
+        rows[player] = record
+        if cls is not None:
+            classes[player] = cls
+        if club:
+            clubs[player] = club
+    return classes, clubs
+
+
+def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
+    rows: list[TournamentRow] = []
+    seen: dict[str, Record] = {}
+    for record in read_table(book, TOURNOIS, problems):
+        name = as_text(record.values["Tournoi"])
+        if name is None:
+            problems.at(record, "Tournoi", "nom du tournoi manquant")
+            continue
+        key = name.casefold()
+        if key in seen:
+            problems.at(record, "Tournoi", f"tournoi « {name} » déjà déclaré ligne {seen[key].row} : "
+                                           "chaque poule a un nom unique (majuscules comprises)")
+            continue
+        if len(name) > MAX_TOURNAMENT_NAME:
+            problems.at(record, "Tournoi", f"nom de {len(name)} caractères : {MAX_TOURNAMENT_NAME} au plus")
+            continue
+        seen[key] = record
+        date = _parse(problems, record, "Date", as_date)
+        if date is None and record.values.get("Date") is None:
+            problems.at(record, "Date", "date manquante : les poules sont prises dans l'ordre des dates "
+                                        "(valeur actualisée des joueurs)")
+        rounds = _parse(problems, record, "Rondes", as_positive_int, "nombre de rondes")
+        if rounds is None and record.values.get("Rondes") is None:
+            problems.at(record, "Rondes", "nombre de rondes jouées manquant (4, parfois 5)")
+        elif rounds is not None and rounds > MAX_ROUNDS:
+            problems.at(record, "Rondes", f"nombre de rondes attendu : de 1 à {MAX_ROUNDS} ; trouvé {rounds}")
+            rounds = None
+        doubles = _parse(problems, record, "Doubles", as_yes_no)
+        foreign = _parse(problems, record, "Étranger", as_yes_no)
+        rows.append(TournamentRow(record, name, date, rounds, bool(doubles), bool(foreign)))
+    return rows
+
+
+def _read_results(book: Book, problems: Problems, tournaments: dict[str, TournamentRow]) -> list[Line]:
+    lines: list[Line] = []
+    seen: dict[tuple[str, str], Record] = {}
+    for record in read_table(book, RESULTATS, problems):
+        found = len(problems.items)
+        tournament = as_text(record.values["Tournoi"])
+        if tournament is None:
+            problems.at(record, "Tournoi", "nom du tournoi manquant")
+        elif tournament not in tournaments:
+            problems.at(record, "Tournoi", f"tournoi « {tournament} » absent de la table Tournois")
+        player = as_text(record.values["Joueur"])
+        if player is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+        partner = as_text(record.values.get("Équipier"))
+        place = _parse(problems, record, "Place", as_positive_int)
+        referee = _parse(problems, record, "Arbitre", as_yes_no)
+        if len(problems.items) > found or tournament is None or player is None:
+            continue
+        row = tournaments[tournament]
+        if place is None and not referee:
+            problems.at(record, "Place", "place manquante : un joueur classé a sa place finale ; un arbitre "
+                                         "qui n'a pas joué : « oui » dans la colonne Arbitre")
+            continue
+        if partner is not None and not row.doubles:
+            problems.at(record, "Équipier", f"« {tournament} » n'est pas une poule en double (colonne Doubles "
+                                            "de la table Tournois) : pas d'équipier")
+            continue
+        if partner is not None and place is None:
+            problems.at(record, "Équipier", "un arbitre qui n'a pas joué n'a pas d'équipier")
+            continue
+        if partner == player:
+            problems.at(record, "Équipier", f"{player} ne peut pas être son propre équipier")
+            continue
+        clash = False
+        for person, header in ((player, "Joueur"), (partner, "Équipier")):
+            if person is None:
+                continue
+            if (tournament, person) in seen:
+                problems.at(record, header, f"{person} a déjà une ligne dans « {tournament} » (ligne "
+                                            f"{seen[(tournament, person)].row}) : une ligne par joueur"
+                                            + (", une par équipe en double" if row.doubles else ""))
+                clash = True
+            else:
+                seen[(tournament, person)] = record
+        if not clash:
+            lines.append(Line(record, tournament, dbm.Entry(player, partner, place, bool(referee))))
+    return lines
+
+
+def _check_tournaments(rows: list[TournamentRow], lines: list[Line], problems: Problems) -> None:
+    """What one line cannot show: a referee's bonus needs a tournament with players."""
+    playing = {line.tournament for line in lines if line.entry.place is not None}
+    for line in lines:
+        if line.entry.place is None and line.tournament not in playing:
+            problems.at(line.record, "Arbitre", f"« {line.tournament} » n'a aucun joueur classé : sa valeur, "
+                                                "donc la prime d'arbitrage, ne peut pas être calculée")
+
+
+def _gaps(places: list[int]) -> list[int]:
+    """Places missing from a classification that ties do not explain (1, 2, 4: the 3rd)."""
+    ordered = sorted(places)
+    taken = set(ordered)
+    return [p for p in range(1, (ordered[-1] if ordered else 0) + 1)
+            if p not in taken and not any(q < p < q + ordered.count(q) for q in taken)]
+
+
+def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, dbm.PlayerClass]) -> list[str]:
+    warnings = []
+    by_tournament: dict[str, list[Line]] = defaultdict(list)
+    for line in lines:
+        by_tournament[line.tournament].append(line)
+    for row in rows:
+        group = by_tournament[row.name]
+        if not group:
+            warnings.append(f"La poule « {row.name} » n'a encore aucun résultat.")
+            continue
+        if row.rounds is not None and row.rounds not in USUAL_ROUNDS:
+            warnings.append(f"« {row.name} » est joué en {row.rounds} rondes (d'habitude 4, parfois 5) : "
+                            "vérifiez la colonne Rondes.")
+        missing = _gaps([line.entry.place for line in group if line.entry.place is not None])
+        if missing:
+            shown = ", ".join(map(str, missing))
+            warnings.append(f"« {row.name} » : place{'s' if len(missing) > 1 else ''} {shown} absente"
+                            f"{'s' if len(missing) > 1 else ''} du classement : les joueurs suivants sont "
+                            "classés à leur rang réel (1 + les joueurs devant eux).")
+        alone = [line.entry.player for line in group if row.doubles and line.entry.place is not None
+                 and line.entry.partner is None]
+        if alone:
+            warnings.append(f"« {row.name} » est en double mais {', '.join(alone)} n'a pas d'équipier : "
+                            "compté comme une équipe d'un joueur.")
+    people = sorted({p for line in lines for p in (line.entry.player, line.entry.partner) if p})
+    newcomers = [p for p in people if p not in classes]
+    if newcomers:
+        shown = ", ".join(newcomers[:NEWCOMERS_SHOWN]) + (" …" if len(newcomers) > NEWCOMERS_SHOWN else "")
+        warnings.append(f"{len(newcomers)} joueur{'s' if len(newcomers) > 1 else ''} sans classe dans la table "
+                        f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} F (nouveaux joueurs) : {shown}.")
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for p in set(people) | set(classes):
+        spellings[fold(p)].add(p)
+    for names in spellings.values():
+        if len(names) > 1:
+            shown = " et ".join(f"« {n} »" for n in sorted(names))
+            warnings.append(f"{shown} sont-ils la même personne ? Les noms sont comparés tels quels "
+                            "(majuscules et accents compris) : corrigez l'orthographe si c'est le cas.")
+    return warnings
+
+
+def season_label(given: str | None, rows: list[TournamentRow]) -> str:
+    """The season's name: the ``Saison`` parameter, or the years of its poules (``2025-2026``)."""
+    if given:
+        return given
+    years = sorted({t.date.year for t in rows if t.date})
+    return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
+
+
+def _quiet(step: str) -> None:
+    pass
+
+
+def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+    """Read and check the input tables, then compute the season; every problem is reported at once."""
+    progress("lecture")
+    forget_own_formats(book, _OUTPUTS)
+    problems = Problems()
+    given, thresholds = _read_parameters(book, problems)
+    classes, clubs = _read_players(book, problems)
+    rows = _read_tournaments(book, problems)
+    by_name = {row.name: row for row in rows}
+    lines = _read_results(book, problems, by_name)
+    _check_tournaments(rows, lines, problems)
+    if problems or thresholds is None:
+        raise WorkbookProblems(problems.items)
+    progress("calcul")
+    entries: dict[str, list[dbm.Entry]] = defaultdict(list)
+    for line in lines:
+        entries[line.tournament].append(line.entry)
+    season = [dbm.Tournament(row.name, row.date, row.rounds, row.doubles, tuple(entries[row.name]), row.foreign)
+              for row in rows]
+    report = dbm.run_season(season, classes, thresholds, clubs)
+    ordered = sorted(rows, key=lambda r: (r.date, fold(r.name), r.name))
+    playing_referees = {(line.tournament, line.entry.player) for line in lines
+                        if line.entry.referee and line.entry.place is not None}
+    return Summary(ordered, report, thresholds, _warnings(ordered, lines, classes), season_label(given, rows), clubs,
+                   playing_referees)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _decimal(x: float) -> str:
+    return format_half_up(x, 2).replace(".", ",")
+
+
+def valeurs_rows(summary: Summary) -> list[list[object]]:
+    """The ``Valeurs`` table: ABRA's figures of every poule, in date order."""
+    rows = []
+    for t in summary.tournaments:
+        v = summary.report.values.get(t.name)
+        flags = ["oui" if t.doubles else None, "oui" if t.foreign else None]
+        if v is None:
+            rows.append([t.name, t.date, *flags, t.rounds] + [None] * 7)
+            continue
+        rows.append([t.name, t.date, *flags, v.nrj, v.njt, v.bjr, v.svb, v.mvb, v.cmm, v.vft,
+                     dbm.referee_bonus(v.vft)])
+    return rows
+
+
+def _remark(r: dbm.Result, summary: Summary) -> str | None:
+    referees, thresholds = summary.playing_referees, summary.thresholds
+    notes = []
+    if r.player not in summary.report.records:
+        notes.append("hors championnat : aucun tournoi français cette saison")
+    if r.referee:
+        notes.append("arbitre qui n'a pas joué : prime d'arbitrage (moitié de la VFT, 100 au plus)")
+    elif (r.tournament, r.player) in referees:
+        notes.append("arbitre et joueur : le résultat de sa place seulement")
+    if r.vaj is not None and r.start is not None and r.vaj is not r.start and r.before is not None:
+        mean = _decimal(r.before)
+        if r.vaj is dbm.PlayerClass.S:
+            why = f"moyenne {mean} ≥ seuil_S ({_decimal(thresholds.seuil_s)})"
+        elif r.vaj is dbm.PlayerClass.O:
+            why = f"moyenne {mean} ≥ seuil_O ({_decimal(thresholds.seuil_o)})"
+        elif r.vaj is dbm.PlayerClass.I:
+            why = f"moyenne {mean} ≤ 15"
+        else:
+            why = f"moyenne {mean} > 15"
+        notes.append(f"classé ({r.start.letter}), joue en ({r.vaj.letter}) : {why}")
+    if r.team_value is not None and r.vaj is not None and r.team_value != r.vaj.value:
+        notes.append("valeur de l'équipe : celle de son équipier")
+    return " ; ".join(notes) or None
+
+
+def points_rows(summary: Summary) -> list[list[object]]:
+    """The ``Points`` table: every player's result in every poule, with the VAJ he played with."""
+    rows = []
+    for t in summary.tournaments:
+        results = sorted(summary.report.results.get(t.name, []), key=lambda r: (
+            r.referee, r.effective or 0, fold(r.player), r.player))
+        for r in results:
+            rows.append([
+                t.name, t.date, r.player, r.partner, r.place, r.effective, r.tied,
+                r.start.letter if r.start else None, r.before, r.vaj.letter if r.vaj else None,
+                r.vaj.value if r.vaj else None, r.team_value, r.points, "oui" if r.counted else None,
+                _remark(r, summary),
+            ])
+    return rows
+
+
+def tableau1_rows(summary: Summary) -> list[list[object]]:
+    """``Tableau 1``: active players by the sum of their four best results; ``*``: three tournaments."""
+    rows = []
+    for ranked in summary.report.tableau1:
+        record = ranked.record
+        best = list(record.best) + [None] * (dbm.BEST - len(record.best))
+        rows.append([ranked.place, record.player, "*" if record.three_only else None,
+                     summary.clubs.get(record.player), record.tournaments, *best, record.total])
+    return rows
+
+
+def tableau2_rows(summary: Summary) -> list[list[object]]:
+    """``Tableau 2``: every player, alphabetical."""
+    classes = summary.report.classes
+    return [[place, record.player, summary.clubs.get(record.player), classes[record.player].end.letter,
+             len(record.best), record.mean] for record, place in summary.report.tableau2]
+
+
+def equipes_rows(summary: Summary) -> list[list[object]]:
+    """``Équipes``: the clubs' triplets by total; an incomplete last triplet without a place."""
+    return [[team.place, team.club, team.number, *(list(team.players) + [None] * (dbm.TEAM_SIZE - len(team.players))),
+             team.total] for team in summary.report.teams]
+
+
+def _nth(place: int | None) -> str:
+    return "1er" if place == 1 else f"{place}e"
+
+
+def _motif(change: dbm.NextClass, place: int | None) -> str:
+    """Why a player has his class for next season, in French."""
+    reason = change.reason
+    if reason is dbm.Reason.SHARE:
+        share = {dbm.PlayerClass.X: "dans les 10 % premiers", dbm.PlayerClass.S: "dans les 15 % suivants",
+                 dbm.PlayerClass.O: "dans les 25 % suivants"}[change.end]
+        text = f"actif, {_nth(place)} du tableau 1 : {share}"
+    elif reason is dbm.Reason.BELOW_15:
+        text = "actif, au-delà des 50 % premiers, moyenne des quatre meilleurs résultats inférieure à 15"
+    elif reason is dbm.Reason.OTHERS:
+        text = "actif, au-delà des 50 % premiers"
+    elif reason is dbm.Reason.THREE_UP:
+        text = (f"actif avec trois résultats, {_nth(place)} du tableau 1 ({change.end.down().letter}), monte d'une "
+                f"classe : moyenne au moins égale à celle de {change.reference_player}, dernier actif "
+                f"({change.end.letter}) ({_decimal(change.reference)})")
+    elif reason is dbm.Reason.OCCASIONAL_UP:
+        text = (f"occasionnel, monte d'une classe : moyenne au moins égale à celle de {change.reference_player}, "
+                f"dernier actif ({change.end.letter}) ({_decimal(change.reference)})")
+    elif reason is dbm.Reason.OCCASIONAL_DOWN:
+        text = (f"occasionnel, descend d'une classe : moyenne au plus égale à celle de {change.reference_player}, "
+                f"premier actif ({change.end.letter}) ({_decimal(change.reference)})")
+    else:
+        text = reason.value
+    return text
+
+
+def classes_rows(summary: Summary) -> list[list[object]]:
+    """``Classes``: every player's class at the start and at the end of the season, and why."""
+    report = summary.report
+    places = {r.record.player: r.place for r in report.tableau1}
+    rows = []
+    for player in sorted(report.classes, key=lambda p: (fold(p), p)):
+        change = report.classes[player]
+        record = report.records.get(player)
+        status = "absent" if record is None else "actif" if record.active else "occasionnel"
+        rows.append([player, summary.clubs.get(player), status, record.tournaments if record else 0,
+                     record.mean if record else None, places.get(player), change.start.letter, change.end.letter,
+                     _motif(change, places.get(player))])
+    return rows
+
+
+_WHAT = {
+    "Valeurs": "valeur des poules", "Points": "résultats des joueurs", "Tableau1": "tableau 1 (classement officiel)",
+    "Tableau2": "tableau 2", "Equipes": "classement par équipes", "Classes": "classes pour la saison suivante",
+}
+
+
+def _title(what: str, season: str = "", day: dt.date | None = None) -> str:
+    title = f"{TITLE} {season}".strip() + f" — {what}"
+    return f"{title} au {day:%d/%m/%Y}" if day else title
+
+
+def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+    """The published tables, with their titles; the podium highlighted, or a club's players."""
+    day = day or dt.date.today()
+    table1 = tableau1_rows(summary)
+    if club is None:
+        highlights = {i: PODIUM[row[0]] for i, row in enumerate(table1) if row[0] in PODIUM}
+    else:
+        highlights = {i: CLUB_COLOUR for i, row in enumerate(table1) if summary.clubs.get(row[1]) == club}
+    made = {
+        "Valeurs": valeurs_rows(summary), "Points": points_rows(summary), "Tableau1": table1,
+        "Tableau2": tableau2_rows(summary), "Equipes": equipes_rows(summary), "Classes": classes_rows(summary),
+    }
+    return [Output(spec, spec.columns, made[spec.name], _title(_WHAT[spec.name], summary.season, day),
+                   highlights if spec is TABLEAU1 else {}) for spec in _OUTPUTS]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n > 1 else ''}"
+
+
+def report(summary: Summary) -> list[str]:
+    """What ``check`` and ``fill`` print: the counts, then the top of Tableau 1 (French)."""
+    table1 = summary.report.tableau1
+    lines = [f"{_count(len(summary.tournaments), 'poule')}, {_count(len(summary.report.records), 'joueur')}, "
+             f"{_count(len(table1), 'actif')} au tableau 1."]
+    for ranked in table1[:SHOWN]:
+        name = ranked.record.player + (" *" if ranked.record.three_only else "")
+        lines.append(f"  {ranked.place:>3}. {name:<30} {_decimal(ranked.record.total):>8}")
+    if len(table1) > SHOWN:
+        lines.append(f"  … et {len(table1) - SHOWN} autres (feuille « {TABLEAU1.sheet} »).")
+    return lines
+
+
+def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+    """Compute the season and rewrite the published tables (in memory)."""
+    summary = compute(book, progress)
+    progress("écriture")
+    write_outputs(book.wb, outputs(summary))
+    mark_federation(book.wb, FEDERATION)
+    return summary

@@ -1,0 +1,624 @@
+"""The TORRES season workbook: reads ``Joueurs`` and ``Matchs``, writes ``Points``, ``Classements``,
+``Mouvements`` and ``Saison suivante``; ``xlcircuit schedule`` writes ``Calendrier``. An adapter: every
+rule is in :mod:`xlcircuit.torres`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zlib
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable
+
+import openpyxl
+from openpyxl.styles import Font
+from openpyxl.workbook.workbook import Workbook
+
+from .. import example_torres, torres
+from ..errors import InvalidInput, Problem, WorkbookProblems
+from ..mechanics import format_half_up
+from ..text import fold
+from .io import Book, mark_federation
+from .tables import (
+    Column, Output, Problems, Record, TableSpec, add_input_table, as_number, as_positive_int, as_text, as_yes_no,
+    forget_own_formats, put, read_table, type_rows, write_outputs,
+)
+
+FEDERATION = "torres"
+TITLE = "Championnat TORRES"
+TEMPLATE = "torres-saison.xlsx"  # in workbooks/
+EXAMPLE = "torres-exemple.xlsx"  # written by ``xlcircuit demo``
+VP_FORMAT = "0.0"  # shared victory points can be halves or thirds
+POINTS_FORMAT = "0"
+DIFF_FORMAT = "+0;-0;0"  # as the source writes them: +42, -18
+ELO_FORMAT = "0"
+#: The seed of the draws when the Saison sheet gives none and no season name either.
+DEFAULT_SEED = 0
+
+#: Row colours of the standings: champion, moving up, going down, leaving; and a club's players.
+COLOURS = {"champion": "FFE699", "up": "C6EFCE", "down": "FFC7CE", "leaves": "D9D9D9"}
+CLUB_COLOUR = "BDD7EE"
+
+PARAMETRES = TableSpec("Saison", "Parametres", (
+    Column("Paramètre", width=24),
+    Column("Valeur", width=30),
+), required=False)
+JOUEURS = TableSpec("Joueurs", "Joueurs", (
+    Column("Joueur", width=26),
+    Column("Elo", width=8, number_format=ELO_FORMAT),
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    Column("Statut", width=12, choices=tuple(s.value for s in torres.Status)),
+    Column("Club", required=False, width=26),
+))
+MATCHS = TableSpec("Matchs", "Matchs", (
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    Column("Match", width=8),
+    Column("Joueur", width=26),
+    Column("Points", width=9),
+    Column("Retard", width=9, choices=("oui",)),
+))
+POINTS = TableSpec("Points", "Points", (
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    Column("Match", width=8),
+    Column("Joueur", width=26),
+    Column("Points particuliers", width=12, number_format=POINTS_FORMAT),
+    Column("Place", width=8),
+    Column("Points de victoire", width=11, number_format=VP_FORMAT),
+    Column("Différence", width=11, number_format=DIFF_FORMAT),
+    Column("Remarque", width=50),
+))
+CLASSEMENTS = TableSpec("Classements", "Classements", (
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    Column("Rang", width=7),
+    Column("Joueur", width=26),
+    Column("Statut", width=10),
+    Column("Matchs", width=8),
+    Column("Points de victoire", width=11, number_format=VP_FORMAT, data_bar=True),
+    Column("Différence", width=11, number_format=DIFF_FORMAT),
+    Column("Points particuliers", width=12, number_format=POINTS_FORMAT),
+    Column("Elo", width=8, number_format=ELO_FORMAT),
+    Column("Mouvement", width=18),
+))
+MOUVEMENTS = TableSpec("Mouvements", "Mouvements", (
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    Column("Rang", width=7),
+    Column("Joueur", width=26),
+    Column("Origine", width=10),
+    Column("Mouvement", width=18),
+    Column("Division suivante", width=11),
+    Column("Groupe suivant", width=10),
+))
+SUIVANTE = TableSpec("Saison suivante", "SaisonSuivante", (
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    Column("Joueur", width=26),
+    Column("Origine", width=10),
+    Column("Provenance", width=40),
+    Column("Elo", width=8, number_format=ELO_FORMAT),
+))
+CALENDRIER = TableSpec("Calendrier", "Calendrier", (
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    Column("Match", width=8),
+    Column("Siège", width=7),
+    Column("Joueur", width=26),
+))
+
+GUIDE = [
+    "Mode d'emploi",
+    "1. Feuille « Joueurs » : une ligne par joueur : Elo TORRES de Boîte à Jeux au début de la saison,",
+    "   division et groupe de cette saison, statut : actif (ou vide), forfait (exclu : classé dernier),",
+    "   retrait (joue cette saison, part ensuite), nouveau (sans division : entre la saison prochaine en",
+    "   division la plus basse), retour (division où il revient, s'il y a une place).",
+    "2. Lancez « xlcircuit schedule CE_FICHIER.xlsx » : la feuille « Calendrier » reçoit les 15 matchs de",
+    "   chaque groupe de dix (la Graine ci-dessus fixe le tirage ; vide : déduite du nom de la saison).",
+    "3. Feuille « Matchs » : une ligne par joueur et par match : division, groupe, numéro du match, joueur,",
+    "   points particuliers (au dernier décompte si le match n'est pas fini), « oui » dans Retard pour qui",
+    "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…",
+    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    "",
+    "Les tables Points, Classements, Mouvements et Saison suivante sont réécrites à chaque remplissage :",
+    "n'y tapez rien. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
+]
+
+#: The tables the organiser fills in (named by ``xlcircuit new``).
+INPUTS = (JOUEURS, MATCHS)
+#: The main standings (shared as PDF, highlighted per club) and the per-result lines (per club).
+STANDINGS, LINES = CLASSEMENTS, POINTS
+SHOWN = 10  # standings lines printed after a fill
+
+
+@dataclass
+class MatchRow:
+    """A match's lines as typed: (division, group, number) and each seat with where it was typed."""
+
+    key: tuple[int, int, int]
+    records: list[Record]
+    seats: list[torres.Seat]
+
+
+@dataclass
+class Summary:
+    """What a check or a fill found: the season's standings, the end of season, remarks."""
+
+    players: list[torres.Player]
+    matches: list[MatchRow]
+    standings: dict[tuple[int, int], list[torres.Standing]]
+    scored: dict[tuple[int, int, int], list[torres.ScoredSeat]]
+    next_season: torres.NextSeason
+    seed: int
+    warnings: list[str] = field(default_factory=list)
+    season: str = ""
+    clubs: dict[str, str] = field(default_factory=dict)
+
+
+# --- the template ----------------------------------------------------------------------------
+
+
+def new_workbook() -> Workbook:
+    """A fresh, empty season workbook."""
+    wb = openpyxl.Workbook()
+    saison = wb.active
+    saison.title = PARAMETRES.sheet
+    put(saison["A1"], TITLE)
+    saison["A1"].font = Font(bold=True, size=14)
+    for spec in (PARAMETRES, JOUEURS, MATCHS):
+        if spec.sheet not in wb.sheetnames:
+            wb.create_sheet(spec.sheet)
+        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
+    type_rows(wb, PARAMETRES, [("Saison", None), ("Graine", None)])
+    for row, text in enumerate(GUIDE, start=8):
+        put(saison.cell(row, 1), text)
+    saison["A8"].font = Font(bold=True)
+    saison.freeze_panes = None
+    write_outputs(wb, [Output(spec, spec.columns, [], _title(what)) for spec, what in _OUTPUTS])
+    mark_federation(wb, FEDERATION)
+    return wb
+
+
+_OUTPUTS = ((CLASSEMENTS, "classements"), (POINTS, "points par match"), (MOUVEMENTS, "mouvements"),
+            (SUIVANTE, "saison suivante"), (CALENDRIER, "calendrier"))
+
+
+def put_example(wb: Workbook) -> None:
+    """Type the bundled example season into the input tables."""
+    type_rows(wb, PARAMETRES, [("Saison", example_torres.SAISON), ("Graine", example_torres.GRAINE)])
+    type_rows(wb, JOUEURS, [row + (None,) for row in example_torres.JOUEURS])
+    type_rows(wb, MATCHS, example_torres.MATCHS)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _parse(problems: Problems, record: Record, header: str, parser, *args):
+    try:
+        return parser(record.values.get(header), *args)
+    except InvalidInput as exc:
+        problems.at(record, header, str(exc))
+        return None
+
+
+def _number_of(what: str):
+    """A parser of a positive whole number whose message names ``what`` (masculine: « groupe attendu »)."""
+    def parse(value: object) -> int | None:
+        try:
+            return as_positive_int(value)
+        except InvalidInput:
+            shown = f"« {value} »" if isinstance(value, str) else value
+            raise InvalidInput(f"{what} attendu : un entier positif (1, 2, 3…) ; trouvé {shown}") from None
+    return parse
+
+
+_division = _number_of("numéro de division")
+_group = _number_of("numéro de groupe")
+_match = _number_of("numéro de match")
+
+
+def _read_parameters(book: Book, problems: Problems) -> dict[str, object]:
+    return {fold(str(r.values["Paramètre"])): r.values["Valeur"]
+            for r in read_table(book, PARAMETRES, problems) if r.values["Paramètre"] is not None}
+
+
+def season_seed(parameters: dict[str, object], problems: Problems) -> int:
+    """The draws' seed: the ``Graine`` parameter, else one derived from the season's name, else 0."""
+    given = parameters.get("graine")
+    if given is not None:
+        try:
+            number = as_number(given, "nombre entier")
+            if number is not None and number.is_integer():
+                return int(number)
+        except InvalidInput:
+            pass
+        problems.add(_parameter_problem(f"Graine attendue : un nombre entier ; trouvé « {given} »"))
+        return DEFAULT_SEED
+    name = as_text(parameters.get("saison"))
+    return zlib.crc32(name.encode("utf-8")) if name else DEFAULT_SEED
+
+
+def _parameter_problem(message: str) -> Problem:
+    return Problem(PARAMETRES.sheet, None, "Valeur", message)
+
+
+@dataclass
+class Roster:
+    """The Joueurs table read: every player, where he was typed, and this season's groups."""
+
+    players: list[torres.Player]
+    records: dict[str, Record]
+    groups: dict[tuple[int, int], list[torres.Player]]
+    clubs: dict[str, str]
+    warnings: list[str]
+
+
+def _read_players(book: Book, problems: Problems) -> Roster:
+    players: list[torres.Player] = []
+    records: dict[str, Record] = {}
+    clubs: dict[str, str] = {}
+    for record in read_table(book, JOUEURS, problems):
+        found = len(problems.items)
+        name = as_text(record.values["Joueur"])
+        if name is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+        elif name in records:
+            problems.at(record, "Joueur", f"{name} figure déjà ligne {records[name].row} : une ligne par joueur")
+        elif torres.is_fictitious(name):
+            problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
+                                          "pas dans Joueurs, il s'écrit seulement dans Matchs")
+        elo = _parse(problems, record, "Elo", as_number, "Elo (un nombre)")
+        if elo is None and record.values.get("Elo") is None:
+            problems.at(record, "Elo", "Elo manquant : l'Elo TORRES de Boîte à Jeux au début de la saison "
+                                       "(quatrième critère du classement, et répartition des nouveaux)")
+        division = _parse(problems, record, "Division", _division)
+        group = _parse(problems, record, "Groupe", _group)
+        status = _parse(problems, record, "Statut", torres.Status.parse)
+        if len(problems.items) > found:
+            continue
+        if status is None:
+            status = torres.Status.ACTIVE if division is not None else torres.Status.NEW
+        if status is torres.Status.NEW and (division is not None or group is not None):
+            problems.at(record, "Division", "un nouveau joueur n'a ni division ni groupe cette saison : "
+                                            "videz ces cellules (il entrera en division la plus basse)")
+            continue
+        if status is torres.Status.RETURNING:
+            if division is None:
+                problems.at(record, "Division", "division manquante : celle où le joueur revient")
+                continue
+            group = None
+        elif status is not torres.Status.NEW:
+            if division is None or group is None:
+                problems.at(record, "Division" if division is None else "Groupe",
+                            f"{'division' if division is None else 'groupe'} manquant : un joueur {status.value} "
+                            "joue cette saison dans une division et un groupe (sinon : nouveau ou retour)")
+                continue
+            if group > torres.groups_in(division):
+                problems.at(record, "Groupe", f"la D{division} a {torres.groups_in(division)} groupe"
+                                              f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")
+                continue
+        records[name] = record
+        players.append(torres.Player(name, elo, division, group, status))
+        club = as_text(record.values.get("Club"))
+        if club:
+            clubs[name] = club
+    groups: dict[tuple[int, int], list[torres.Player]] = defaultdict(list)
+    for p in players:
+        if p.group is not None:
+            groups[p.division, p.group].append(p)
+    _check_pyramid(groups, records, problems)
+    return Roster(players, records, dict(sorted(groups.items())), clubs, _spellings(players))
+
+
+def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],
+                   problems: Problems) -> None:
+    """§1: divisions 1 to the lowest, each with all its groups; groups of ten above the lowest division."""
+    if not groups:
+        return
+    lowest = max(d for d, _ in groups)
+    for d in range(1, lowest + 1):
+        for g in range(1, torres.groups_in(d) + 1):
+            members = groups.get((d, g), [])
+            if not members:
+                problems.add(_joueurs_problem(f"la D{d} n'a aucun joueur dans son groupe {g} : la division {d} "
+                                              f"a {torres.groups_in(d)} groupe{'s' if d > 1 else ''} "
+                                              f"(la plus basse ici est la D{lowest})"))
+            elif d < lowest and len(members) != torres.GROUP_SIZE:
+                first = records[members[0].name]
+                problems.at(first, "Groupe", f"D{d} groupe {g} : {len(members)} joueurs ; "
+                                             f"{torres.GROUP_SIZE} attendus hors de la division la plus basse")
+            elif len(members) > torres.GROUP_SIZE or len(members) < torres.MATCH_SIZE:
+                first = records[members[0].name]
+                problems.at(first, "Groupe", f"D{d} groupe {g} : {len(members)} joueurs ; de "
+                                             f"{torres.MATCH_SIZE} à {torres.GROUP_SIZE} attendus")
+
+
+def _joueurs_problem(message: str) -> Problem:
+    return Problem(JOUEURS.sheet, None, "Division", message)
+
+
+def _spellings(players: list[torres.Player]) -> list[str]:
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for p in players:
+        spellings[fold(p.name)].add(p.name)
+    return [f"{' et '.join(f'« {n} »' for n in sorted(names))} sont-ils la même personne ? Les noms sont "
+            "comparés tels quels (majuscules et accents compris) : corrigez l'orthographe si c'est le cas."
+            for names in spellings.values() if len(names) > 1]
+
+
+def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[MatchRow], list[str]]:
+    members = {key: {p.name for p in players} for key, players in roster.groups.items()}
+    forfeits = {key: sum(p.status is torres.Status.FORFEIT for p in players) for key, players in roster.groups.items()}
+    lines: dict[tuple[int, int, int], list[tuple[Record, str, float | None, bool]]] = defaultdict(list)
+    for record in read_table(book, MATCHS, problems):
+        found = len(problems.items)
+        division = _parse(problems, record, "Division", _division)
+        group = _parse(problems, record, "Groupe", _group)
+        number = _parse(problems, record, "Match", _match)
+        name = as_text(record.values["Joueur"])
+        points = _parse(problems, record, "Points", as_number, "nombre de points particuliers")
+        delayed = _parse(problems, record, "Retard", as_yes_no)
+        if name is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+        for header, value in (("Division", division), ("Groupe", group), ("Match", number)):
+            if value is None and record.values.get(header) is None:
+                problems.at(record, header, f"{header.lower()} manquant{'e' if header == 'Division' else ''}")
+        if points is not None and points < 0:
+            problems.at(record, "Points", f"points particuliers attendus : 0 ou plus ; trouvé {points:g}")
+        if len(problems.items) > found:
+            continue
+        key = (division, group)
+        if key not in members:
+            problems.at(record, "Groupe", f"D{division} groupe {group} : aucun joueur de la table Joueurs n'y joue")
+            continue
+        if torres.is_fictitious(name):
+            if not forfeits[key]:
+                problems.at(record, "Joueur", f"joueur fictif « {name} » dans un groupe sans joueur forfait "
+                                              "(statut « forfait » dans la table Joueurs)")
+                continue
+        elif name not in members[key]:
+            problems.at(record, "Joueur", f"{name} ne joue pas en D{division} groupe {group} (table Joueurs)")
+            continue
+        lines[division, group, number].append((record, name, points, bool(delayed)))
+    matches: list[MatchRow] = []
+    for key in sorted(lines):
+        rows = lines[key]
+        where = f"le match {key[2]} de D{key[0]} groupe {key[1]}"
+        names = Counter(name for _, name, _, _ in rows)
+        for record, name, _, _ in rows:
+            if names[name] > 1:
+                problems.at(record, "Joueur", f"{name} figure {names[name]} fois dans {where}")
+        if any(n > 1 for n in names.values()):
+            continue
+        blank = [r for r, _, points, _ in rows if points is None]
+        if len(blank) == len(rows):
+            continue  # not played yet (the calendar typed in advance)
+        if len(rows) != torres.MATCH_SIZE:
+            problems.at(rows[0][0], "Match", f"{where} a {len(rows)} ligne{'s' if len(rows) > 1 else ''} ; "
+                                             f"{torres.MATCH_SIZE} attendues (une par joueur)")
+            continue
+        for record in blank:
+            problems.at(record, "Points", f"points manquants : les quatre joueurs d'un match joué ont leurs "
+                                          f"points ({where})")
+        if blank:
+            continue
+        matches.append(MatchRow(key, [r for r, _, _, _ in rows],
+                                [torres.Seat(name, points, delayed) for _, name, points, delayed in rows]))
+    return matches, _match_warnings(matches, roster)
+
+
+def _match_warnings(matches: list[MatchRow], roster: Roster) -> list[str]:
+    warnings = []
+    played: Counter = Counter()
+    pairs: Counter = Counter()
+    for m in matches:
+        real = sorted(s.player for s in m.seats if not s.fictitious)
+        for name in real:
+            played[m.key[:2], name] += 1
+        for pair in combinations(real, 2):
+            pairs[m.key[:2], pair] += 1
+    for ((d, g), name), count in sorted(played.items()):
+        if count > 6:
+            warnings.append(f"{name} (D{d} groupe {g}) a {count} matchs ; 6 attendus par saison.")
+    for ((d, g), (a, b)), count in sorted(pairs.items()):
+        if count > 2:
+            warnings.append(f"{a} et {b} (D{d} groupe {g}) se rencontrent {count} fois ; 2 attendues.")
+    return warnings
+
+
+def season_label(parameters: dict[str, object]) -> str:
+    """The season's name, as the Saison sheet gives it."""
+    return as_text(parameters.get("saison")) or ""
+
+
+def _quiet(step: str) -> None:
+    pass
+
+
+def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+    """Read and check the input tables, then compute the season; every problem is reported at once."""
+    progress("lecture")
+    forget_own_formats(book, (CLASSEMENTS, POINTS, MOUVEMENTS, SUIVANTE))
+    problems = Problems()
+    parameters = _read_parameters(book, problems)
+    seed = season_seed(parameters, problems)
+    roster = _read_players(book, problems)
+    matches, warnings = _read_matches(book, problems, roster)
+    if problems:
+        raise WorkbookProblems(problems.items)
+    progress("calcul")
+    scored = {m.key: torres.score_match(m.seats) for m in matches}
+    by_group: dict[tuple[int, int], list[list[torres.Seat]]] = defaultdict(list)
+    for m in matches:
+        by_group[m.key[:2]].append(m.seats)
+    standings = {key: torres.group_standings(players, by_group[key]) for key, players in roster.groups.items()}
+    newcomers = [p for p in roster.players if p.status is torres.Status.NEW]
+    returning = [p for p in roster.players if p.status is torres.Status.RETURNING]
+    following = torres.next_season(standings, newcomers, returning, seed)
+    return Summary(roster.players, matches, standings, scored, following, seed,
+                   roster.warnings + warnings + following.warnings, season_label(parameters), roster.clubs)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _remark(s: torres.ScoredSeat) -> str | None:
+    if s.seat.fictitious:
+        return "joueur fictif (forfait) : aucun point de victoire"
+    if s.seat.delayed:
+        return "a retardé le match non terminé : aucun point de victoire"
+    return None
+
+
+def points_rows(summary: Summary) -> list[list[object]]:
+    """The ``Points`` table: every seat of every match played, best place first."""
+    rows = []
+    for key in sorted(summary.scored):
+        seats = sorted(summary.scored[key], key=lambda s: (s.place is None, s.place or 0, -s.seat.points,
+                                                          fold(s.seat.player), s.seat.player))
+        for s in seats:
+            rows.append([*key, s.seat.player, s.seat.points, s.place, s.victory_points, s.difference, _remark(s)])
+    return rows
+
+
+def _moves(summary: Summary) -> dict[str, torres.Movement]:
+    return {m.player.name: m for m in summary.next_season.movements}
+
+
+def _shown_move(m: torres.Movement) -> str:
+    return "champion" if m.champion else m.move.value
+
+
+def standings_rows(summary: Summary) -> list[list[object]]:
+    """The ``Classements`` table: every group's standings, by division, group and rank."""
+    moves = _moves(summary)
+    rows = []
+    for (d, g), table in summary.standings.items():
+        for s in table:
+            shown = _shown_move(moves[s.player.name])
+            rows.append([d, g, s.rank, s.player.name, s.player.status.value, s.matches, s.victory_points,
+                         s.difference, s.points, s.player.elo, shown])
+    return rows
+
+
+def movements_rows(summary: Summary) -> list[list[object]]:
+    """The ``Mouvements`` table: each player's fate, then returning and new players."""
+    rows = []
+    for m in summary.next_season.movements:
+        s = m.standing
+        rank = s.rank if s is not None and m.player.group is not None else None
+        rows.append([m.player.division if m.player.group is not None else None, m.player.group, rank,
+                     m.player.name, s.label if s is not None else m.origin or None, _shown_move(m),
+                     m.division, m.group])
+    return rows
+
+
+def _provenance(m: torres.Movement) -> str:
+    s = m.standing
+    if s is None:
+        if m.move is torres.Move.NEW:
+            return f"nouveau ({m.origin} par Elo)"
+        return f"retour (D{m.player.division} demandée)"
+    where = f"D{s.player.division}" + (f" groupe {s.player.group}" if s.player.division > 1 else "")
+    return f"{s.position}{'er' if s.position == 1 else 'e'} de {where} : {m.move.value}"
+
+
+def next_rows(summary: Summary) -> list[list[object]]:
+    """The ``Saison suivante`` table: next season's groups."""
+    return [[d, g, m.player.name, m.origin, _provenance(m), m.player.elo]
+            for (d, g), members in summary.next_season.groups.items() for m in members]
+
+
+def _title(what: str, season: str = "", day: dt.date | None = None) -> str:
+    title = f"{TITLE} {season}".strip() + f" — {what}"
+    return f"{title} au {day:%d/%m/%Y}" if day else title
+
+
+def _highlights(rows: list[list[object]], summary: Summary, club: str | None) -> dict[int, str]:
+    if club is not None:
+        return {i: CLUB_COLOUR for i, row in enumerate(rows) if summary.clubs.get(row[3]) == club}
+    colour = {"champion": COLOURS["champion"], torres.Move.UP.value: COLOURS["up"],
+              torres.Move.RESCUED_UP.value: COLOURS["up"], torres.Move.DOWN.value: COLOURS["down"],
+              torres.Move.FORFEIT.value: COLOURS["leaves"], torres.Move.WITHDRAWN.value: COLOURS["leaves"]}
+    return {i: colour[row[-1]] for i, row in enumerate(rows) if row[-1] in colour}
+
+
+def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+    """The published tables, with their titles; moves coloured, or a club's players highlighted."""
+    day = day or dt.date.today()
+    standings = standings_rows(summary)
+    return [
+        Output(CLASSEMENTS, CLASSEMENTS.columns, standings, _title("classements", summary.season, day),
+               _highlights(standings, summary, club)),
+        Output(POINTS, POINTS.columns, points_rows(summary), _title("points par match", summary.season, day)),
+        Output(MOUVEMENTS, MOUVEMENTS.columns, movements_rows(summary), _title("mouvements", summary.season, day)),
+        Output(SUIVANTE, SUIVANTE.columns, next_rows(summary), _title("saison suivante", summary.season, day)),
+    ]
+
+
+def report(summary: Summary) -> list[str]:
+    """What ``check`` and ``fill`` print: the counts, then the top of D1 (French)."""
+    groups = len(summary.standings)
+    divisions = len({d for d, _ in summary.standings})
+    new = sum(p.status is torres.Status.NEW for p in summary.players)
+    lines = [f"{sum(len(t) for t in summary.standings.values())} joueurs en {divisions} division"
+             f"{'s' if divisions > 1 else ''} et {groups} groupe{'s' if groups > 1 else ''}, "
+             f"{len(summary.matches)} matchs joués, {new} nouveau{'x' if new > 1 else ''} joueur{'s' if new > 1 else ''}."]
+    top = summary.standings.get((1, 1), [])
+    if top:
+        lines.append("  Division 1 :")
+    for s in top[:SHOWN]:
+        vp = format_half_up(s.victory_points, 1).replace(".", ",")
+        diff = ("+" if s.difference > 0 else "") + format_half_up(s.difference)
+        lines.append(f"  {s.rank:>3}. {s.player.name:<28} {vp:>6} PV {diff:>6}")
+    return lines
+
+
+def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+    """Compute the season and rewrite the published tables (in memory)."""
+    summary = compute(book, progress)
+    progress("écriture")
+    write_outputs(book.wb, outputs(summary))
+    mark_federation(book.wb, FEDERATION)
+    return summary
+
+
+# --- the calendar ----------------------------------------------------------------------------
+
+
+def schedule(book: Book, seed: int | None = None) -> list[str]:
+    """``xlcircuit schedule``: draw every group's matches into the ``Calendrier`` table (and into an empty
+    ``Matchs`` table, ready for the points); ``seed`` None takes the season's (``Graine``, else the season's
+    name). Returns the French report lines."""
+    problems = Problems()
+    parameters = _read_parameters(book, problems)
+    default = season_seed(parameters, problems)
+    roster = _read_players(book, problems)
+    typed = read_table(book, MATCHS, problems)
+    if problems:
+        raise WorkbookProblems(problems.items)
+    seed = default if seed is None else seed
+    rows: list[tuple] = []
+    for (d, g), players in roster.groups.items():
+        try:
+            matches = torres.schedule_group([p.name for p in players], f"{seed}:{d}:{g}")
+        except InvalidInput as exc:
+            problems.at(roster.records[players[0].name], "Groupe", f"D{d} groupe {g} : {exc}")
+            continue
+        for number, match in enumerate(matches, start=1):
+            rows += [(d, g, number, seat, name) for seat, name in enumerate(match, start=1)]
+    if problems:
+        raise WorkbookProblems(problems.items)
+    day = dt.date.today()
+    write_outputs(book.wb, [Output(CALENDRIER, CALENDRIER.columns, rows,
+                                   _title("calendrier", season_label(parameters), day))])
+    lines = [f"{len(roster.groups)} groupes, {len(rows) // torres.MATCH_SIZE} matchs ; graine du tirage : {seed} "
+             f"(la même graine redonne le même calendrier)."]
+    if not typed:
+        type_rows(book.wb, MATCHS, [(d, g, n, name, None, None) for d, g, n, _, name in rows])
+        lines.append(f"La table « {MATCHS.name} » était vide : les matchs y sont tapés, points à remplir.")
+    mark_federation(book.wb, FEDERATION)
+    return lines
