@@ -13,12 +13,8 @@ memory; and one ``ELO_CHANGE`` call on a table of eight.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
-import time
-import timeit
 from pathlib import Path
 
 from xlcircuit import elo, example_elo
@@ -26,23 +22,10 @@ from xlcircuit.workbook import elo as elo_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
-PLAYERS = 500
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
+from harness import fill_and_floor, per_call, timed  # noqa: E402
 
-_MEASURE = r"""
-import json, resource, sys, time
-start = time.perf_counter()
-if sys.argv[1] == "fill":
-    from xlcircuit.workbook import Book
-    from xlcircuit.workbook import elo as elo_book
-    book = Book(sys.argv[2])
-    elo_book.fill(book)
-    book.save(sys.argv[3])
-else:
-    import openpyxl
-    openpyxl.load_workbook(sys.argv[2]).save(sys.argv[3])
-seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-"""
+PLAYERS = 500
 
 
 def games_of(rows: list[tuple]) -> list[elo.Game]:
@@ -59,14 +42,7 @@ def core_seconds(games: int) -> tuple[int, float]:
     """Lines and seconds of the pure core on a generated history."""
     rows = example_elo.generated(games, PLAYERS)
     history = games_of(rows)
-    start = time.perf_counter()
-    elo.run_history(history)
-    return len(rows), time.perf_counter() - start
-
-
-def measure(*args: str) -> dict:
-    run = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, check=True)
-    return json.loads(run.stdout)
+    return len(rows), timed(lambda: elo.run_history(history))
 
 
 def main() -> None:
@@ -83,9 +59,7 @@ def main() -> None:
         wb = elo_book.new_workbook()
         type_rows(wb, elo_book.PARTIES, rows)
         source = save_atomic(wb, Path(folder) / "elo.xlsx")
-        filled = Path(folder) / "rempli.xlsx"
-        fill = measure("fill", str(source), str(filled))
-        floor = measure("floor", str(filled), str(Path(folder) / "floor.xlsx"))
+        fill, floor = fill_and_floor("elo", source, Path(folder), "")
         print(f"fill, {args.fill} parties ({len(rows)} lignes): {fill['seconds']:.2f} s, {fill['peak_mib']:.0f} MiB; "
               f"openpyxl floor {floor['seconds']:.2f} s, {floor['peak_mib']:.0f} MiB; "
               f"ratio {fill['seconds'] / floor['seconds']:.2f}")
@@ -93,9 +67,8 @@ def main() -> None:
 
     ratings = [[float(r)] for r in (1500, 1400, 1300, 1200, 1100, 1000, 900, 800)]
     totals = [[float(t)] for t in range(8)]
-    calls = 10_000
-    per_call = timeit.timeit(lambda: ELO_CHANGE(ratings, totals, [[40.0]]), number=calls) / calls
-    print(f"ELO_CHANGE (table de 8) : {per_call * 1e6:.2f} µs par appel")
+    seconds = per_call(lambda: ELO_CHANGE(ratings, totals, [[40.0]]), 10_000)
+    print(f"ELO_CHANGE (table de 8) : {seconds * 1e6:.2f} µs par appel")
 
 
 if __name__ == "__main__":

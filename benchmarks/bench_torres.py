@@ -12,12 +12,8 @@ process. It also times the pure core on the largest season and one ``TORRES_VP``
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
-import tempfile
 import time
-import timeit
 from collections import defaultdict
 from pathlib import Path
 
@@ -26,34 +22,17 @@ from xlcircuit.workbook import torres as torres_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
-_MEASURE = r"""
-import json, resource, sys, time
-start = time.perf_counter()
-if sys.argv[1] == "fill":
-    from xlcircuit.workbook import Book
-    from xlcircuit.workbook import torres as torres_book
-    book = Book(sys.argv[2])
-    torres_book.fill(book)
-    book.save(sys.argv[3])
-else:
-    import openpyxl
-    openpyxl.load_workbook(sys.argv[2]).save(sys.argv[3])
-seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-"""
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
+from harness import fill_table, per_call  # noqa: E402
 
 
-def write_season(path: Path, divisions: int) -> tuple[Path, int, int]:
+def write_season(path: Path, divisions: int) -> tuple[Path, tuple[int, int]]:
+    """A generated season saved at ``path``, and its counts of players and of match lines."""
     joueurs, matchs = example_torres.generated(divisions)
     wb = torres_book.new_workbook()
     type_rows(wb, torres_book.JOUEURS, [row + (None,) for row in joueurs])
     type_rows(wb, torres_book.MATCHS, matchs)
-    return save_atomic(wb, path), len(joueurs), len(matchs)
-
-
-def measure(*args: str) -> dict:
-    run = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, check=True)
-    return json.loads(run.stdout)
+    return save_atomic(wb, path), (len(joueurs), len(matchs))
 
 
 def core_seconds(divisions: int) -> float:
@@ -80,25 +59,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[3, 5, 7], help="division counts")
     args = parser.parse_args()
-    print(f"{'divisions':>9} {'joueurs':>8} {'lignes':>8} {'fill s':>8} {'floor s':>8} {'ratio':>6} "
-          f"{'fill MiB':>9} {'floor MiB':>9}")
-    with tempfile.TemporaryDirectory() as folder:
-        for size in args.sizes:
-            source, players, lines = write_season(Path(folder) / f"saison-{size}.xlsx", size)
-            filled = Path(folder) / f"rempli-{size}.xlsx"
-            fill = measure("fill", str(source), str(filled))
-            floor = measure("floor", str(filled), str(Path(folder) / f"floor-{size}.xlsx"))
-            print(f"{size:>9} {players:>8} {lines:>8} {fill['seconds']:>8.2f} {floor['seconds']:>8.2f} "
-                  f"{fill['seconds'] / floor['seconds']:>6.2f} {fill['peak_mib']:>9.0f} {floor['peak_mib']:>9.0f}",
-                  flush=True)
+    fill_table("torres", args.sizes, ("divisions", "joueurs", "lignes"), write_season)
     largest = max(args.sizes)
     print(f"core alone, {largest} divisions: {core_seconds(largest):.3f} s")
     from xlcircuit.udfs import TORRES_VP
 
-    calls = 20_000
     points = [[115.0], [130.0], [123.0], [110.0]]
-    per_call = timeit.timeit(lambda: TORRES_VP(points), number=calls) / calls
-    print(f"TORRES_VP(4 joueurs): {per_call * 1e6:.2f} µs per call")
+    seconds = per_call(lambda: TORRES_VP(points), 20_000)
+    print(f"TORRES_VP(4 joueurs): {seconds * 1e6:.2f} µs per call")
 
 
 if __name__ == "__main__":

@@ -1,69 +1,37 @@
-"""The benchmark script still runs (a tiny size; its figures are not checked: speed is not a unit test)."""
+"""The benchmark scripts still run (a tiny size; their figures are not checked: speed is not a unit test)."""
 
 import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).parent.parent / "benchmarks" / "bench_tdf.py"
+import pytest
+
+BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 
-def test_the_benchmark_runs_on_a_tiny_season():
-    run = subprocess.run([sys.executable, str(SCRIPT), "--sizes", "2"], capture_output=True, text=True, timeout=120)
+@pytest.mark.parametrize("script, args, header, first, more, function", [
+    pytest.param("bench_tdf.py", ["--sizes", "2"], ["tournois", "lignes", "fill", "s"], ["2", "122"], {},
+                 "TDF_POINTS", id="tdf"),
+    pytest.param("bench_elo.py", ["--core", "20", "--fill", "10"], ["parties", "lignes", "cœur"], ["20"],
+                 {2: "fill, 10 parties"}, "ELO_CHANGE", id="elo"),
+    # two poules of 24 players and a referee each
+    pytest.param("bench_dbm.py", ["--sizes", "2"], ["poules", "lignes", "fill", "s"], ["2", "50"], {},
+                 "DBM_POINTS", id="dbm"),
+    # 30 players + 20 new; 3 groups × 15 matches × 4
+    pytest.param("bench_torres.py", ["--sizes", "2"], ["divisions", "joueurs", "lignes"], ["2", "50", "180"], {},
+                 "TORRES_VP", id="torres"),
+    # 14 players x 4 rounds = 56 lines, 56 x 4 ballots = 224
+    pytest.param("bench_cdf.py", ["--sizes", "14"], ["joueurs", "lignes", "fill", "s"], ["14", "280"], {},
+                 "PASTIS", id="cdf"),
+])  # fmt: skip
+def test_the_benchmark_runs_on_a_tiny_size(tmp_path, script, args, header, first, more, function):
+    # Run from another folder: a script finds the harness beside it, not in the working directory.
+    run = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
+                         timeout=120, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0].split()[:4] == ["tournois", "lignes", "fill", "s"]
-    assert lines[1].split()[:2] == ["2", "122"]
-    assert "TDF_POINTS" in lines[-1]
-
-
-ELO_SCRIPT = Path(__file__).parent.parent / "benchmarks" / "bench_elo.py"
-
-
-def test_the_elo_benchmark_runs_on_a_tiny_history():
-    run = subprocess.run([sys.executable, str(ELO_SCRIPT), "--core", "20", "--fill", "10"],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0].split()[:3] == ["parties", "lignes", "cœur"]
-    assert lines[1].split()[0] == "20"
-    assert lines[2].startswith("fill, 10 parties")
-    assert "ELO_CHANGE" in lines[-1]
-
-
-DBM_SCRIPT = Path(__file__).parent.parent / "benchmarks" / "bench_dbm.py"
-
-
-def test_the_dbm_benchmark_runs_on_a_tiny_season():
-    run = subprocess.run([sys.executable, str(DBM_SCRIPT), "--sizes", "2"], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0].split()[:4] == ["poules", "lignes", "fill", "s"]
-    assert lines[1].split()[:2] == ["2", "50"]  # two poules of 24 players and a referee each
-    assert "DBM_POINTS" in lines[-1]
-
-
-TORRES_SCRIPT = Path(__file__).parent.parent / "benchmarks" / "bench_torres.py"
-
-
-def test_the_torres_benchmark_runs_on_a_tiny_season():
-    run = subprocess.run([sys.executable, str(TORRES_SCRIPT), "--sizes", "2"], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0].split()[:3] == ["divisions", "joueurs", "lignes"]
-    assert lines[1].split()[:3] == ["2", "50", "180"]  # 30 players + 20 new; 3 groups × 15 matches × 4
-    assert "TORRES_VP" in lines[-1]
-
-
-CDF_SCRIPT = Path(__file__).parent.parent / "benchmarks" / "bench_cdf.py"
-
-
-def test_the_cdf_benchmark_runs_on_a_tiny_championship():
-    run = subprocess.run([sys.executable, str(CDF_SCRIPT), "--sizes", "14"], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
-    assert lines[0].split()[:4] == ["joueurs", "lignes", "fill", "s"]
-    assert lines[1].split()[:2] == ["14", "280"]  # 14 players x 4 rounds = 56 lines, 56 x 4 ballots = 224
-    assert "CDF_PASTIS" in lines[-1]
+    assert lines[0].split()[:len(header)] == header
+    assert lines[1].split()[:len(first)] == first
+    for index, start in more.items():
+        assert lines[index].startswith(start)
+    assert function in lines[-1]

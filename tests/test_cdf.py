@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from xlcircuit.cdf import (
@@ -101,6 +101,8 @@ def test_a_board_of_fewer_players_when_allowed():
     ([Seat(c, 1, power=A if c in "ab" else None) for c in "abcdefg"], 7, "Autriche"),
     ([Seat(c, 1) for c in "abcdefgh"], 7, "7 joueurs"),
     ([Seat(c, 1) for c in "abcdefg"], 8, "années jouées"),
+    # nobody owns a centre: impossible (§II.3c: an eliminated player has none; someone must have them)
+    ([Seat(c, 0, 3) for c in "abcdefg"], 7, "aucun centre"),
 ])
 def test_bad_boards_are_refused(seats, years, message):
     with pytest.raises(InvalidInput, match=message):
@@ -185,6 +187,70 @@ def test_top_board_in_five_steps():
     qualifying = {q.player: (q.saturday, q.qualifying) for q in ch.qualifying}
     assert qualifying["C"] == pytest.approx((64, 124.6))
     assert [q.player for q in ch.qualifying][:3] == ["D", "B", "C"]
+
+
+def test_a_tie_for_the_last_top_board_seat_is_warned_and_only_that_one():
+    # R2: A 10 v B 5 -> 81, 20; R3: C 10 v D 5 -> 81, 20; E = F, G = H, I = J at 5 centres -> 10+10+24 = 44 each,
+    # one game each, never met. Steps: 2 A, 3 B (Saturday 20), 4 C, then four seats for six players on 44:
+    # E, F, G, H by name; only H against I decides who stays out, so only that tie is worth a warning.
+    ch = championship([board(2, "1", ("A", 10), ("B", 5)), board(3, "1", ("C", 10), ("D", 5)),
+                       board(3, "2", ("E", 5), ("F", 5)), board(3, "3", ("G", 5), ("H", 5)),
+                       board(3, "4", ("I", 5), ("J", 5))], top_board=True)
+    assert [(q.step, q.player) for q in ch.qualified] == [(2, "A"), (3, "B"), (4, "C"), (5, "E"), (5, "F"),
+                                                           (5, "G"), (5, "H")]
+    assert [w for w in ch.warnings if w.startswith("Table finale")] == [
+        "Table finale, étape 5 : H et I restent ex aequo après tous les critères de départage ; H est retenu par "
+        "ordre alphabétique : tranchez s'il le faut."]
+
+
+def test_on_saturday_evening_only_the_first_three_steps_are_known():
+    # §III.1: steps 4 and 5 are "la ronde 3" and "après la ronde 3": before round 3 nobody qualifies by them.
+    ch = championship(QUALIFYING_BOARDS[:6], top_board=True)
+    assert [(q.step, q.player) for q in ch.qualified] == [(1, "D"), (2, "B"), (3, "X")]
+
+
+# §III.1 (source): "le meilleur score samedi soir" — rounds 1 and 2 are played on Saturday (§I), round 3 on
+# Sunday. Steps 1-3 and the Saturday ranking are decided that evening, so their tie-breakers see rounds 1-2
+# only; steps 4-5 and the ranking after round 3 see rounds 1-3.
+#   R2: X 8 (Russia) = Y 8 (France), tied leaders -> 16+10+48/2 = 50 each.
+#   R3: X 10 (Austria) v Y 5 (Germany) -> X 20+10+51 = 81, Y 10+10 = 20.
+# X and Y on Saturday: 50 each; they met once (50 - 50: 0); one game each; best game 50 each; countries
+# Russia 4 against France 3: Y first. Counting round 3 would put X first: confrontation (50 + 81) - (50 + 20) = +61.
+SATURDAY_PAIR = [board(2, "1", ("X", 8, None, R), ("Y", 8, None, F)),
+                 board(3, "1", ("X", 10, None, A), ("Y", 5, None, G))]
+
+
+def test_saturday_steps_break_ties_on_rounds_1_and_2_only():
+    # W 10 v V 5 in R2 -> W 81, V 20. Step 1: no round 1, nobody. Step 2: best R2, W 81. Step 3: best Saturday
+    # left, X = Y = 50: Y by countries (see above). Step 4: best R3 left, X 81. Step 5: qualifying left, V 20.
+    ch = championship(SATURDAY_PAIR + [board(2, "2", ("W", 10), ("V", 5))], top_board=True)
+    assert [(q.step, q.player, q.tied) for q in ch.qualified] == [
+        (2, "W", False), (3, "Y", False), (4, "X", False), (5, "V", False)]
+    assert [q.score for q in ch.qualified] == [81, 50, 81, 20]
+    # The Saturday ranking: W 81, then Y before X (50 each, countries), V 20. After round 3 (sums of two
+    # rounds): X 50 + 81 = 131, W 81, Y 50 + 20 = 70, V 20.
+    lines = {q.player: (q.saturday, q.saturday_place, q.qualifying, q.place) for q in ch.qualifying}
+    assert lines == {"W": (81, 1, 81, 2), "Y": (50, 2, 70, 3), "X": (50, 3, 131, 1), "V": (20, 4, 20, 4)}
+
+
+def test_step_2_breaks_a_tie_on_rounds_1_and_2_only():
+    # Only X and Y played round 2: 50 each. Step 2: Y (countries on Saturday); step 3: X, Saturday 50.
+    ch = championship(SATURDAY_PAIR, top_board=True)
+    assert [(q.step, q.player, q.score) for q in ch.qualified] == [(2, "Y", 50), (3, "X", 50)]
+
+
+def test_after_round_3_ties_are_broken_on_rounds_1_to_3():
+    # R2: M 10 v P 4 -> M 81, P 18; N 10 v Q 5 -> N 81, Q 20. R3: K 10, P 5, Q 4 -> K 81, P 20, Q 18.
+    # Qualifying (two rounds: sums): P 18 + 20 = 38 = Q 20 + 18. On rounds 1-3, P met Q in R3: 20 - 18 = +2,
+    # P first; on rounds 1-2 alone they never met, one game each, and Q's best game (20 > 18) would win.
+    # Steps: 2 M (81, tied with N, who is taken at step 3 by name: no warning), 3 N, 4 K, 5 P then Q.
+    ch = championship([board(2, "1", ("M", 10), ("P", 4)), board(2, "2", ("N", 10), ("Q", 5)),
+                       board(3, "1", ("K", 10), ("P", 5), ("Q", 4))], top_board=True)
+    assert [(q.step, q.player) for q in ch.qualified] == [(2, "M"), (3, "N"), (4, "K"), (5, "P"), (5, "Q")]
+    lines = {q.player: (q.saturday_place, q.place) for q in ch.qualifying}
+    # Saturday: M = N 81 (1st, still equal), Q 20 (3rd), P 18 (4th), K 0; after round 3: K = M = N 81, P 4th, Q 5th.
+    assert (lines["P"], lines["Q"]) == ((4, 4), (3, 5))
+    assert not [w for w in ch.warnings if w.startswith("Table finale")]
 
 
 def test_no_top_board_when_the_organisers_decide_so():
@@ -303,6 +369,38 @@ def test_team_direct_confrontation():
         ("Un", 38, "confrontation directe"), ("Deux", 38, "confrontation directe")]
 
 
+def team_pair(centres_un, centres_deux, powers_un=(None,) * 3, powers_deux=(None,) * 3, players=None):
+    """Teams Un (A, B, C) and Deux (D, E, F), each member alone with a leader of 13 at a round-2 board
+    (4+ centres behind: 2 per centre + 10)."""
+    players = players or [Player(n, team="Un" if n in "ABC" else "Deux") for n in "ABCDEF"]
+    seats = list(zip("ABC", centres_un, powers_un)) + list(zip("DEF", centres_deux, powers_deux))
+    return championship([board(2, str(i), (f"L{i}", 13), (n, c, None, p)) for i, (n, c, p) in enumerate(seats)],
+                        players)
+
+
+def test_team_tie_breaker_3_second_best_member():
+    # Un: 9, 5, 1 -> 28 + 20 + 12 = 60; Deux: 9, 4, 2 -> 28 + 18 + 14 = 60. Best 28 each; second 20 > 18.
+    ch = team_pair((9, 5, 1), (9, 4, 2))
+    assert [(t.team, t.place, t.score, t.decided_by) for t in ch.teams] == [
+        ("Un", 1, 60, "second score individuel"), ("Deux", 2, 60, "second score individuel")]
+
+
+def test_team_tie_breaker_4_countries_with_fewer_centres_on_average():
+    # Same scores (9, 5, 1 each); Un played Austria, France, Italy (mean 3), Deux Russia, France, Italy (10/3).
+    ch = team_pair((9, 5, 1), (9, 5, 1), (A, F, I), (R, F, I))
+    assert [(t.team, t.decided_by) for t in ch.teams] == [
+        ("Un", "pays de moins de centres"), ("Deux", "pays de moins de centres")]
+
+
+def test_team_tie_breaker_5_youngest_average_age():
+    # Same scores; Un born 1990, 1990, 1960 (mean about 1980.0), Deux 1980, 1980, 1981 (about 1980.3): Deux is
+    # younger on average.
+    births = dict(zip("ABCDEF", (1990, 1990, 1960, 1980, 1980, 1981)))
+    players = [Player(n, dt.date(births[n], 1, 1), team="Un" if n in "ABC" else "Deux") for n in "ABCDEF"]
+    ch = team_pair((9, 5, 1), (9, 5, 1), players=players)
+    assert [(t.team, t.decided_by) for t in ch.teams] == [("Deux", "moyenne d'âge"), ("Un", "moyenne d'âge")]
+
+
 def test_a_team_has_three_players_at_most():
     with pytest.raises(InvalidInput, match="3 joueurs au plus"):
         championship([board(1, "1", ("A", 5))], [Player(n, team="Un") for n in "ABCD"])
@@ -385,6 +483,13 @@ def test_bad_ballot():
         parse_ballot("4+0")
 
 
+@pytest.mark.parametrize("parse", [Power.parse, Category.parse, parse_ballot])
+def test_a_blank_cell_is_named_as_such(parse):
+    # An organiser reads the message: a blank cell is "une cellule vide", not "« None »".
+    with pytest.raises(InvalidInput, match="trouvé une cellule vide$"):
+        parse(None)
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Meilleur diplomate", Category.DIPLOMAT), ("tacticien", Category.TACTICIAN), ("STRATEGE", Category.STRATEGIST),
     ("le plus machiavélique", Category.MACHIAVELLIAN), ("machiavelique", Category.MACHIAVELLIAN)])
@@ -450,11 +555,13 @@ def test_best_country_5_foreign_and_6_youngest():
 
 @st.composite
 def boards(draw, room: int = 0):
-    """Seven centre counts with at most 34 - room in all, and the years each eliminated player survived."""
+    """Seven centre counts with at most 34 - room in all (someone has one), and the years each eliminated
+    player survived."""
     left, drawn = 34 - room, []
     for _ in range(7):
         drawn.append(draw(st.integers(0, min(17, left))))
         left -= drawn[-1]
+    assume(sum(drawn) > 0)
     centres = draw(st.permutations(drawn))
     years = draw(st.integers(1, 7))
     survived = [draw(st.integers(0, years)) if c == 0 else None for c in centres]

@@ -8,6 +8,7 @@ never computed by xlcircuit.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -53,6 +54,7 @@ def two(x: float) -> str:
 @pytest.mark.parametrize("typed, expected", [
     ("I", I), ("i", I), (" F ", F), ("f", F), ("O", O), ("o", O), ("0", O), (0.0, O), (0, O), ("(0)", O),
     ("S", S), ("s", S), ("X", X), ("x ", X), ("1", I), (1.0, I), ("(i)", I), (2.0, F), (3, O), ("4", S), (5.0, X),
+    ("( 0 )", O), ("( 1 )", I),  # VAJ: "les joueurs ( 0 ) passent (S)"
 ])  # fmt: skip
 def test_class_codes_as_typed(typed, expected):
     # "(i) valeur 1 … (X) valeur 5"; the source writes O as "(0)" and I as "(1)".
@@ -227,6 +229,44 @@ def test_vaj_follows_the_results_in_date_order():
     assert fanny["Second"].start is F
 
 
+def test_vaj_average_is_the_best_four_so_far_referee_bonus_included():
+    # VAJ: "(F) passent (0) … tant que leur moyenne est égale ou supérieure à [seuil_O]"; the average is
+    # that of the results counted (the best four), a referee bonus being a result (decisions).
+    others = [f"O{i}" for i in range(1, 13)]
+    classes = {p: O for p in others}
+    days = [dt.date(2025, 9, d) for d in (6, 13, 20, 27)] + [dt.date(2025, 10, 4), dt.date(2025, 10, 11)]
+    referee = (Entry("Fanny", referee=True),)
+    season = [poule(f"Arbitrée {i}", day, others) for i, day in enumerate(days[:4], 1)]
+    # Twelve (O), VFT 120: Fanny, referee without playing, gets min(120 / 2, 100) = 60 four times.
+    season = [replace(t, entries=t.entries + referee) for t in season]
+    # Her average 60 >= seuil_O 55: she plays as (O), thirteen (O): VFT 120, she is 13th: 120 / 2^(48/13) = 9.28.
+    season.append(poule("Cinquième", days[4], others + ["Fanny"]))
+    season.append(poule("Sixième", days[5], ["Fanny"] + others[:11]))
+    report = run_season(season, {**classes, "Fanny": F}, Thresholds(seuil_s=1000.0, seuil_o=55.0))
+    fanny = {r.tournament: r for results in report.results.values() for r in results if r.player == "Fanny"}
+    assert fanny["Cinquième"].vaj is O and fanny["Cinquième"].points == pytest.approx(120 / 2 ** (48 / 13))
+    # Best four of (60, 60, 60, 60, 9.28) = 60 >= 55: still (O); the mean of all five, 49.86, would be (F).
+    assert fanny["Sixième"].before == 60.0 and fanny["Sixième"].vaj is O
+    # Twelve (O): SVB 36, MVB 3.00, VFT 120 (as (F) she would make SVB 35 and VFT 116.67).
+    assert (report.values["Sixième"].svb, report.values["Sixième"].vft) == (36, 120.0)
+
+
+def test_doubles_team_value_is_its_best_member_s_current_value():
+    # NJT / VAJ: Ines (I) referees a poule of twelve (O) (VFT 120): bonus 60 > 15, so she plays as (F).
+    # Then in doubles (Ines, Ivan (I)) and (Fred (F), Fabien (F)): team values 2 and 2 (her VAJ, not her
+    # start class, which would give 1): SVB 4, MVB 2.00, CMM 8.00, VFT 2 × 8 × 4 = 64.
+    others = [f"O{i}" for i in range(1, 13)]
+    first = poule("Solo", D1, others)
+    first = replace(first, entries=first.entries + (Entry("Ines", referee=True),))
+    pairs = Tournament("Furor", D2, 4, True, (Entry("Ines", "Ivan", 1), Entry("Fred", "Fabien", 2)))
+    classes = {**{p: O for p in others}, "Ines": I, "Ivan": I, "Fred": F, "Fabien": F}
+    report = run_season([first, pairs], classes, SEUILS)
+    v = report.values["Furor"]
+    assert (v.njt, v.bjr, v.svb, v.cmm, v.vft) == (2, 2, 4, 8.0, 64.0)
+    ines = next(r for r in report.results["Furor"] if r.player == "Ines")
+    assert (ines.start, ines.vaj, ines.team_value, ines.points) == (I, F, 2, 64.0)
+
+
 def test_doubles_team_value_is_its_best_member():
     # NJT: "c'est le nombre d'équipes … La valeur de l'équipe est équivalente à la valeur du coéquipier le
     # mieux classé". Teams (X, I), (F, F), (O, I): values 5, 2, 3: SVB 10, MVB 3.333 > 3.25: CMM 11.00,
@@ -348,11 +388,11 @@ def test_three_result_players_move_up_one_class():
 def test_occasional_players():
     records = _season_for_classes()
     # Last active (X): P02 average 220/4 = 55; last (S): P06, 45; last (O): P12, 30; first active (F): P13,
-    # 27.5; first active (O): P07, 42.5; first (S): P03, 52.5; first (I): P19, 10 (… P23 2.5).
+    # 27.5; first active (O): P07, 42.5; first (S): P03, 52.5; first (I): P19, 50 / 4 = 12.5 (… P23 2.5).
     extra = {
         "Fo": ([30, 30], F, O, Reason.OCCASIONAL_UP),  # 30 ≥ last O's 30: up
         "Fk": ([29, 29], F, F, Reason.OCCASIONAL_KEPT),
-        "Fd": ([10], F, I, Reason.OCCASIONAL_DOWN),  # 10 ≤ first I's 10: down
+        "Fd": ([12.5], F, I, Reason.OCCASIONAL_DOWN),  # 12.5 ≤ first I's 12.5 ("égale ou inférieure"): down
         "Od": ([27.5], O, F, Reason.OCCASIONAL_DOWN),  # 27.5 ≤ first F's 27.5
         "Sf": ([1], S, S, Reason.OCCASIONAL_FLOOR),  # S and X keep at least their class
         "Su": ([55, 60], S, X, Reason.OCCASIONAL_UP),  # 57.5 ≥ last X's 55

@@ -107,6 +107,22 @@ def test_an_exact_half_rounds_away_from_zero_despite_float_noise():
     assert changes[0].delta == -4  # "halves away from zero"
 
 
+def test_a_near_half_that_is_not_a_half_rounds_to_nearest():
+    # elo.md §3 "rounded to the nearest integer": 1000 meets seven players rated 435, 701, 953, 909, 1140, 1140 and
+    # 1162, beats five and loses to two (K 16). His expectations, each to 50 digits (Decimal, below), sum to
+    # 3.90625000000011961953…, so 16 × (5 - 3.90625000000011961953…) / 7 = 2.49999999999972658391… -> 2, not 3
+    # (floats compute exactly 2.5 here; a change snapped to a half within 5e-10 misfired the same way).
+    from decimal import Decimal, localcontext
+    opponents = [435, 701, 953, 909, 1140, 1140, 1162]
+    with localcontext() as ctx:
+        ctx.prec = 50
+        exact = 16 * (5 - sum(1 / (1 + Decimal(10) ** (Decimal(r - 1000) / 400)) for r in opponents)) / 7
+    assert Decimal("2.4999999999997") < exact < Decimal("2.4999999999998")
+    changes = rate_game([1000] + opponents, [3, 4, 5, 6, 7, 2, 1, 8], [40] * 8)
+    assert changes[0].rank == 3 and changes[0].score == pytest.approx(5 / 7)
+    assert changes[0].delta == 2
+
+
 def test_equal_ratings_and_equal_totals_exchange_nothing():
     # "Deux joueurs de même note qui terminent au même total n'échangent donc rien"
     assert deltas([1000, 1000], [50, 50], [40, 40]) == [0, 0]
@@ -252,6 +268,8 @@ def test_no_ceiling():
     ([99, 1000], [1, 2], [1, 1]),  # under the floor
     ([1000.5, 1000], [1, 2], [1, 1]),  # ratings are whole
     ([1000, 1000], [1, 2, 3], [1, 1]),  # lengths differ
+    ([1000, 1000], [1e20, 1], [1, 1]),  # a total too large to rank (mechanics.rank_key: 9 decimals)
+    ([1000, 1000], [float("nan"), 1], [1, 1]),
 ])
 def test_refused_games(ratings, totals, games):
     with pytest.raises(InvalidInput):

@@ -18,6 +18,17 @@ from xlcircuit import functions, udfs
 from xlcircuit.functions import FEDERATIONS, FUNCTIONS
 
 IDS = [entry.name for entry in FUNCTIONS]
+#: Built-in Excel functions, in English and in a French Excel: an add-in function of the same name would
+#: hide them or be hidden (a short list of common ones; POINTS, PASTIS or TDF_… are none of them).
+EXCEL_BUILT_INS = {
+    "SUM", "SOMME", "AVERAGE", "MOYENNE", "COUNT", "NB", "MIN", "MAX", "IF", "SI", "ROUND", "ARRONDI", "RANK",
+    "RANG", "RANK.EQ", "EQUATION.RANG", "LARGE", "GRANDE.VALEUR", "SMALL", "PETITE.VALEUR", "SUMPRODUCT",
+    "SOMMEPROD", "VLOOKUP", "RECHERCHEV", "INDEX", "MATCH", "EQUIV", "SORT", "TRIER", "FILTER", "FILTRE", "POWER",
+    "PUISSANCE", "LOG", "LOG10", "EXP", "ABS", "INT", "ENT", "MOD", "SQRT", "RACINE", "TEXT", "TEXTE", "VALUE",
+    "CNUM", "LEN", "NBCAR", "DATE", "TODAY", "AUJOURDHUI", "AND", "ET", "OR", "OU", "NOT", "NON", "TRUE", "VRAI",
+    "FALSE", "FAUX", "SUMIF", "SOMME.SI", "COUNTIF", "NB.SI", "MEDIAN", "MEDIANE", "MODE", "PRODUCT", "PRODUIT",
+    "CHOOSE", "CHOISIR", "N", "T", "TYPE",
+}
 REF = re.compile(r"[A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?")
 
 
@@ -87,10 +98,17 @@ def test_names_and_federations():
     assert len(set(codes)) == len(codes)
     for entry in FUNCTIONS:
         assert entry.federation in codes, entry.name
-        assert re.fullmatch(rf"{entry.federation.upper()}_[A-Z0-9_]+", entry.name)  # federation prefix
+        federation = next(f for f in FEDERATIONS if f.code == entry.federation)
+        # the federation's prefix, or the name of one of its own scoring systems (cdf: PASTIS)
+        assert re.fullmatch(rf"{entry.federation.upper()}_[A-Z0-9_]+", entry.name) or entry.name in \
+            federation.own_names, entry.name
+        assert entry.name not in EXCEL_BUILT_INS, entry.name  # it would clash with Excel's own function
         assert re.fullmatch(r"xlcircuit(\.\w+)*\.\w*udfs\w*", entry.module)  # only udfs modules import xlwings
     for federation in FEDERATIONS:
         assert functions.of_federation(federation.code), federation.code
+        for name in federation.own_names:  # an own name is a function of the federation, in capitals
+            assert re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in EXCEL_BUILT_INS, name
+            assert functions.function(name).federation == federation.code, name
         assert 0 < len(federation.sheet) <= 31 and not set(federation.sheet) & set("[]:*?/\\")
     assert functions.modules() == ["xlcircuit.udfs"]
     with pytest.raises(KeyError):

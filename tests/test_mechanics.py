@@ -257,3 +257,14 @@ def test_competition_ranks_of_a_descending_list(totals):
 )
 def test_competition_ranks_by_keys(keys, expected):
     assert competition_ranks_by(keys) == expected
+
+
+@pytest.mark.parametrize("x", [1e19, -1e19, 1e300, 123456789012345678901.0])
+def test_huge_numbers_round_and_rank_without_error(x):
+    assert round_half_up(x) == x and round_half_up(x, 9) == x
+    assert competition_ranks([x, 0.0]) == ([1, 2] if x > 0 else [2, 1])
+
+
+def test_infinities_pass_through_rounding():
+    assert round_half_up(float("inf")) == float("inf")
+    assert round_half_up(float("-inf"), 2) == float("-inf")

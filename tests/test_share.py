@@ -15,6 +15,7 @@ from xlcircuit.cli import main
 from xlcircuit.errors import XlcircuitError
 from xlcircuit.workbook import Book, share
 from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.workbook.sheets import CLUB_COLOUR
 from xlcircuit.workbook.tables import chart_title, type_rows
 
 
@@ -110,7 +111,7 @@ def test_every_club_gets_exactly_its_players(demo_path, tmp_path):
         assert {row["Joueur"] for row in table_dicts(wb["Points du club"], "PointsClub")} == members
         ws = wb["Classement"]
         highlighted = {ws.cell(r, 2).value for r in range(4, ws.max_row + 1)
-                       if ws.cell(r, 2).fill.fgColor.rgb.endswith(tdf_book.CLUB_COLOUR)}
+                       if ws.cell(r, 2).fill.fgColor.rgb.endswith(CLUB_COLOUR)}
         assert highlighted == members
         assert len(table_dicts(ws, "Classement")) == len({row[1] for row in example_tdf.RESULTATS})
 
@@ -177,3 +178,11 @@ def test_pdf_without_libreoffice_says_how_to_install_it(small_season, tmp_path, 
     monkeypatch.setenv("PATH", str(tmp_path))  # no soffice there
     with pytest.raises(XlcircuitError, match="apt-get install libreoffice-calc-nogui"):
         share.share_pdf(Book(small_season), tdf_book, tmp_path / "pdf")
+
+
+@pytest.mark.parametrize("number_format, value, shown", [
+    ("0", 184.5, "185"), ("0.0", 2.25, "2.3"), ("0.00", 128.625, "128.63"), ("0%", 0.8, "0.80"),
+    ("+0;-0;0", 185.0, "185"), ("+0;-0;0", -17.5, "-18"), ("0.0000", 0.57151, "0.5715"), (None, 1 / 3, "0.333333"),
+])
+def test_csv_numbers_follow_the_decimals_their_format_shows(number_format, value, shown):
+    assert share._csv_value(value, number_format) == shown

@@ -66,6 +66,10 @@ def test_bad_matches_are_refused():
         victory_points([])
     with pytest.raises(InvalidInput):
         victory_points([1, 2], [True])
+    with pytest.raises(InvalidInput):  # too large to rank (mechanics.rank_key: 9 decimals)
+        victory_points([1e20, 2, 3, 4])
+    with pytest.raises(InvalidInput):
+        victory_points([float("nan"), 2, 3, 4])
 
 
 points_st = st.lists(st.integers(0, 300), min_size=4, max_size=4)
@@ -139,6 +143,15 @@ def test_full_ties_share_the_rank_and_forfeits_rank_last_tied():
     assert table[0].victory_points == 3
     with pytest.raises(InvalidInput):
         group_standings(players, [[Seat("Zoé", 1), Seat("A", 2), Seat("B", 3), Seat("E", 4)]])
+
+
+def test_an_elo_too_large_to_rank_is_refused():
+    # The fourth criterion compares Elo ratings to 9 decimals (mechanics.rank_key): 1e20 used to escape as
+    # decimal.InvalidOperation from the workbook's fill.
+    with pytest.raises(InvalidInput, match="Elo"):
+        Player("A", 1e20, 1, 1)
+    with pytest.raises(InvalidInput, match="Elo"):
+        Player("A", float("inf"))
 
 
 # === §1 The schedule of a group ====================================================================

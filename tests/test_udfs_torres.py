@@ -34,6 +34,10 @@ def test_vp_with_forfeit_or_delayed_players():
     lambda: TORRES_VP([["cent"], [1.0]]),
     lambda: TORRES_DIFF([[True], [1.0]]),
     lambda: TORRES_DIFF([[1.0, 2.0], [3.0]]),
+    # points are ranked to 9 decimals: a huge one used to escape as decimal.InvalidOperation (VP) or give nan (DIFF)
+    lambda: TORRES_VP([[1e20], [2.0], [3.0], [4.0]]),
+    lambda: TORRES_VP([[1e308], [-1e308], [3.0], [4.0]]),
+    lambda: TORRES_DIFF([[1e308], [1e308], [3.0], [4.0]]),
 ])  # fmt: skip
 def test_bad_input_gives_a_message_not_an_exception(call):
     out = call()

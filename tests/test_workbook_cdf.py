@@ -232,3 +232,84 @@ def test_board_level_problems(tmp_path):
     assert "déjà voté « meilleur diplomate »" in messages[("Votes", 4, "Catégorie")]
     assert "H n'a joué aucune partie" in messages[("Préférés", 2, "Votant")]
     assert "soi-même" in messages[("Préférés", 3, "Joueur préféré")]
+
+
+def test_a_blank_ronde_is_a_located_problem_not_a_crash(tmp_path):
+    # A Parties line without its round used to reach the board sort (None < 1: TypeError); a vote without
+    # its round reached the core and came back with no row nor column.
+    parties = [list(row) for row in example_cdf.PARTIES]
+    parties[3][0] = None
+    votes = [list(row) for row in example_cdf.VOTES[:2]]
+    votes[1][0] = None
+    path = write(tmp_path / "ronde.xlsx", example_cdf.PARAMETRES, parties=parties, votes=votes)
+    with pytest.raises(WorkbookProblems) as caught:
+        cdf_book.compute(Book(path))
+    messages = {(p.sheet, p.row, p.column): p.message for p in caught.value.problems}
+    assert messages == {
+        ("Parties", 5, "Ronde"): "numéro de ronde attendu : un entier de 1 à 4 ; trouvé une cellule vide",
+        ("Votes", 3, "Ronde"): "numéro de ronde attendu : un entier de 1 à 4 ; trouvé une cellule vide",
+        # the line left out, its board (round 1, table 1, from row 2) is one player short
+        ("Parties", 2, "Table"): "table 1 de la ronde 1 : 7 joueurs attendus sur une table ; trouvé 6 (table "
+                                 "incomplète : autorisez-la dans les paramètres)",
+    }
+
+
+# --- blank or garbage in any cell of an input table: a fill, or located problems ---------------
+
+SEVEN = ("Ana", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus")
+POWERS = ("Autriche", "Angleterre", "France", "Allemagne", "Italie", "Russie", "Turquie")
+#: A small championship that fills: one table of seven in rounds 1 and 2 (9, 8, 7, 5, 3, 2 and 0 centres,
+#: Gus eliminated after 5 years), two ballots, two favourite votes; Ana's Joueurs line has every column.
+SMALL = {
+    cdf_book.JOUEURS: [(name, "Club", "Les As" if i < 2 else None, dt.date(1990, 1, 1 + i), "oui" if i == 0 else None,
+                        5 if i == 0 else None) for i, name in enumerate(SEVEN)],
+    cdf_book.PARTIES: [(r, 1, name, POWERS[(i + r) % 7], centres, 5 if centres == 0 else None, 7 if i == 0 else None,
+                        None) for r in (1, 2) for i, (name, centres) in enumerate(zip(SEVEN, (9, 8, 7, 5, 3, 2, 0)))],
+    cdf_book.VOTES: [(1, 1, "Ana", "meilleur diplomate", "Bob", "Cid", "3+1"),
+                     (2, 1, "Bob", "stratège", "Ana", "Cid", "2+2")],
+    cdf_book.PREFERES: [("Ana", "Bob"), ("Cid", "Ana")],
+}
+#: The line changed: Gus's first game (eliminated: his Éliminé après is required) or the first line.
+CHANGED = {cdf_book.PARTIES: 6}
+#: Cells that may not be left blank.
+REQUIRED = {("Joueurs", "Joueur"), ("Parties", "Ronde"), ("Parties", "Table"), ("Parties", "Joueur"),
+            ("Parties", "Pays"), ("Parties", "Centres"), ("Parties", "Éliminé après")} | {
+    (spec.sheet, c.header) for spec in (cdf_book.VOTES, cdf_book.PREFERES) for c in spec.columns}
+#: Free text (names, tables, clubs, teams): any text is a name; elsewhere « zzz » is refused at its cell.
+FREE = {("Joueurs", "Joueur"), ("Joueurs", "Club"), ("Joueurs", "Équipe"), ("Parties", "Table"), ("Parties", "Joueur"),
+        ("Votes", "Table"), ("Votes", "Votant"), ("Votes", "Premier"), ("Votes", "Second"), ("Préférés", "Votant"),
+        ("Préférés", "Joueur préféré")}
+GARBAGE = (None, "zzz", -1, 2.5, 99, dt.date(2020, 1, 1))
+
+
+def test_the_small_championship_fills(tmp_path):
+    wb = cdf_book.new_workbook()
+    for spec, rows in SMALL.items():
+        type_rows(wb, spec, rows)
+    summary = cdf_book.fill(Book(save_atomic(wb, tmp_path / "petit.xlsx")))
+    assert [s.player for s in summary.championship.standings][:2] == ["Ana", "Bob"]
+
+
+@pytest.mark.parametrize("spec, header", [(spec, c.header) for spec in SMALL for c in spec.columns],
+                         ids=lambda x: x if isinstance(x, str) else x.sheet)
+def test_blank_or_garbage_in_any_cell_ends_filled_or_in_located_problems(tmp_path, spec, header):
+    index, column = CHANGED.get(spec, 0), [c.header for c in spec.columns].index(header)
+    for value in GARBAGE:
+        tables = {s: [list(row) for row in rows] for s, rows in SMALL.items()}
+        tables[spec][index][column] = value
+        wb = cdf_book.new_workbook()
+        for s, rows in tables.items():
+            type_rows(wb, s, rows)
+        try:
+            cdf_book.fill(Book(save_atomic(wb, tmp_path / "fuzz.xlsx")))
+            problems = []
+        except WorkbookProblems as exc:
+            problems = exc.problems
+        assert all(p.row and p.column and p.cell for p in problems), (value, [str(p) for p in problems])
+        here = [p.message for p in problems if (p.sheet, p.row, p.column) == (spec.sheet, index + 2, header)]
+        if value is None and (spec.sheet, header) in REQUIRED:
+            assert len(here) == 1 and " attendu" in here[0] and here[0].endswith(" ; trouvé une cellule vide"), here
+        elif value is None:
+            assert problems == []
+        elif value == "zzz" and (spec.sheet, header) not in FREE:
+            assert len(here) == 1 and " attendu" in here[0] and here[0].endswith(" ; trouvé « zzz »"), here

@@ -15,6 +15,7 @@ from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import Book
 from xlcircuit.workbook import elo as elo_book
+from xlcircuit.workbook.sheets import CLUB_COLOUR
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
@@ -190,7 +191,7 @@ def test_clubs_and_report(tmp_path):
     assert lines[0] == "2 parties, 3 joueurs (3 en placement) ; le plus petit total gagne."
     assert lines[1].split()[:3] == ["1.", "B", "1014"]
     club = elo_book.outputs(summary, club="Club 1")[1]
-    assert club.highlights == {1: elo_book.CLUB_COLOUR}  # A is second
+    assert club.highlights == {1: CLUB_COLOUR}  # A is second
 
 
 def test_the_command_line_fills_it(tmp_path, capsys):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import zipfile
 import zlib
 from collections import Counter
 from itertools import combinations
@@ -9,15 +11,16 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from openpyxl.utils import range_boundaries
 
-from conftest import table_dicts, table_rows
-from xlcircuit import example_torres
+from conftest import need_libreoffice, sheets_as_csv, table_dicts, table_rows
+from xlcircuit import example_torres, torres
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
-from xlcircuit.workbook import Book
+from xlcircuit.workbook import Book, libreoffice
 from xlcircuit.workbook import torres as torres_book
 from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.workbook.tables import Output, TableSpec, type_rows, write_outputs
 
 
 def example(folder: Path) -> Path:
@@ -48,12 +51,13 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     path = tmp_path / "neuf.xlsx"
     assert main(["new", "torres", str(path)]) == 0
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Saison", "Joueurs", "Matchs", "Classements", "Points", "Mouvements",
-                             "Saison suivante", "Calendrier"]
+    assert wb.sheetnames == ["Saison", "Joueurs", "Matchs", "Classements", "Classement général", "Points",
+                             "Mouvements", "Saison suivante", "Calendrier"]
+    assert not wb["Classements"].tables  # the groups' tables come with the first fill
     assert table_rows(wb["Saison"], "Parametres") == [["Paramètre", "Valeur"], ["Saison", None], ["Graine", None]]
     assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Elo", "Division", "Groupe", "Statut", "Club"]
     assert table_rows(wb["Matchs"], "Matchs")[0] == ["Division", "Groupe", "Match", "Joueur", "Points", "Retard"]
-    assert table_rows(wb["Classements"], "Classements")[0] == [
+    assert table_rows(wb["Classement général"], "ClassementGeneral")[0] == [
         "Division", "Groupe", "Rang", "Joueur", "Statut", "Matchs", "Points de victoire", "Différence",
         "Points particuliers", "Elo", "Mouvement"]
     assert wb.custom_doc_props["xlcircuit"].value == "torres"
@@ -89,9 +93,9 @@ def test_unfinished_match_tie_and_forfeit_lines(filled):
     assert len(fictitious) == 4 and all(p["Points de victoire"] == 0 and "fictif" in p["Remarque"] for p in fictitious)
 
 
-def test_standings_one_table_sorted_with_every_tie_breaker(filled):
+def test_general_standings_one_table_sorted_with_every_tie_breaker(filled):
     wb, summary = filled
-    rows = table_dicts(wb["Classements"], "Classements")
+    rows = table_dicts(wb["Classement général"], "ClassementGeneral")
     assert len(rows) == 10 + 20 + 28
     keys = [(r["Division"], r["Groupe"], r["Rang"]) for r in rows]
     assert keys == sorted(keys)
@@ -214,3 +218,230 @@ def test_default_seed_comes_from_the_season_name(tmp_path, capsys):
     assert main(["schedule", str(path)]) == 0
     # zlib.crc32 of the season's name in UTF-8, a documented default.
     assert f"graine du tirage : {zlib.crc32('été 2026'.encode())}" in capsys.readouterr().out
+
+
+# --- the Classements sheet: one table per group -------------------------------------------------
+
+
+GROUP_HEADERS = ["Rang", "Joueur", "Statut", "Matchs", "Points de victoire", "Différence", "Points particuliers",
+                 "Elo", "Mouvement"]
+EXAMPLE_GROUPS = ["Classement_D1_G1", "Classement_D2_G1", "Classement_D2_G2", "Classement_D3_G1",
+                  "Classement_D3_G2", "Classement_D3_G3", "Classement_D3_G4"]
+
+
+def group_tables(ws) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """The group tables of the Classements sheet, top to bottom, with their bounds."""
+    tables = [(name, range_boundaries(ref)) for name, ref in ws.tables.items()]  # items() gives refs
+    return sorted(tables, key=lambda t: (t[1][1], t[1][0]))
+
+
+def filled_cells(ws) -> dict[str, object]:
+    return {c.coordinate: c.value for row in ws.iter_rows() for c in row if c.value is not None}
+
+
+def test_classements_has_one_table_per_group_under_its_title(filled):
+    wb, summary = filled
+    ws = wb["Classements"]
+    tables = group_tables(ws)
+    assert [name for name, _ in tables] == EXAMPLE_GROUPS
+    general = table_dicts(wb["Classement général"], "ClassementGeneral")
+    breaks = [b.id for b in ws.row_breaks.brk]
+    previous_end = 0
+    for name, (min_col, min_row, max_col, max_row) in tables:
+        d, g = (int(part[1:]) for part in name.split("_")[1:])
+        assert min_col == 1 and min_row > previous_end + 2  # stacked, a title and blank rows between
+        heading = ws.cell(min_row - 2, min_col)
+        where = "division 1" if d == 1 else f"division {d}, groupe {g}"
+        assert heading.value.startswith(f"Championnat TORRES printemps 2026 — {where} au ")
+        assert heading.font.bold
+        rows = table_rows(ws, name)
+        assert rows[0] == GROUP_HEADERS
+        # Every tie-breaker of the group, as in the general table (which adds Division and Groupe).
+        assert rows[1:] == [[r[h] for h in GROUP_HEADERS] for r in general if (r["Division"], r["Groupe"]) == (d, g)]
+        # Each group but the first starts on a new page; its data bars are its own.
+        assert (heading.row - 1 in breaks) == (name != EXAMPLE_GROUPS[0])
+        bars = [str(cf.sqref) for cf in ws.conditional_formatting]
+        assert f"E{min_row + 1}:E{max_row}" in bars
+        previous_end = max_row
+    assert len(breaks) == len(EXAMPLE_GROUPS) - 1
+    assert not ws.sheet_properties.pageSetUpPr.fitToPage  # Excel ignores page breaks under fit-to-page
+    assert ws.page_setup.orientation == "landscape" and ws.freeze_panes is None
+    # The same colours as the general table: champion, ups, downs, forfeits.
+    colour = {name: {ws.cell(r, 2).value: ws.cell(r, 1).fill.fgColor.rgb for r in range(b[1] + 1, b[3] + 1)}
+              for name, b in tables}
+    assert colour["Classement_D1_G1"]["Igor"].endswith(torres_book.COLOURS["champion"])
+    assert colour["Classement_D1_G1"]["Gaspard"].endswith(torres_book.COLOURS["leaves"])
+    assert colour["Classement_D1_G1"]["Jeanne"].endswith(torres_book.COLOURS["down"])
+    assert colour["Classement_D2_G1"]["Tiphaine"].endswith(torres_book.COLOURS["up"])
+    assert colour["Classement_D1_G1"]["Éloïse"] == "00000000"  # stays: no colour
+
+
+def output_parts(path: Path) -> dict[str, bytes]:
+    """Every part of a saved workbook but its modification date."""
+    with zipfile.ZipFile(path) as archive:
+        return {n: archive.read(n) for n in archive.namelist() if n != "docProps/core.xml"}
+
+
+def fill_file(path: Path) -> Path:
+    book = Book(path)
+    torres_book.fill(book)
+    return book.save()
+
+
+def retype_players(path: Path, joueurs) -> None:
+    wb = openpyxl.load_workbook(path)
+    type_rows(wb, torres_book.JOUEURS, [tuple(row) + (None,) * (6 - len(row)) for row in joueurs])
+    save_atomic(wb, path)
+
+
+def test_refilling_keeps_the_organisers_notes_and_changes_not_a_byte(tmp_path):
+    path = fill_file(example(tmp_path))
+    wb = openpyxl.load_workbook(path)
+    wb["Classements"]["T5"] = "note de l'organisateur"
+    wb["Classements"]["K200"] = 42
+    save_atomic(wb, path)
+    once = output_parts(fill_file(path))
+    twice = output_parts(fill_file(path))
+    assert once == twice
+    ws = openpyxl.load_workbook(path)["Classements"]
+    assert (ws["T5"].value, ws["K200"].value) == ("note de l'organisateur", 42)
+    assert [name for name, _ in group_tables(ws)] == EXAMPLE_GROUPS
+
+
+def test_group_tables_are_laid_out_afresh_when_groups_change(tmp_path):
+    d1 = [(f"Un{i}", 1500 + i, 1, 1) for i in range(10)]
+    path = workbook(tmp_path, d1[:5])
+    fill_file(path)
+    wb = openpyxl.load_workbook(path)
+    wb["Classements"]["T5"] = "note"
+    save_atomic(wb, path)
+    assert [name for name, _ in group_tables(wb["Classements"])] == ["Classement_D1_G1"]
+    # The single group grows, then two groups of D2 appear under it: nothing collides.
+    retype_players(path, d1)
+    fill_file(path)
+    d2 = [(f"Deux{i}", 1400 + i, 2, 1 + i % 2) for i in range(11)]
+    retype_players(path, d1 + d2)
+    fill_file(path)
+    ws = openpyxl.load_workbook(path)["Classements"]
+    tables = group_tables(ws)
+    assert [(name, b[3] - b[1]) for name, b in tables] == [
+        ("Classement_D1_G1", 10), ("Classement_D2_G1", 6), ("Classement_D2_G2", 5)]
+    # Back to one group of five: the other tables, their titles, colours, data bars and page breaks go;
+    # the note stays.
+    retype_players(path, d1[:5])
+    fill_file(path)
+    ws = openpyxl.load_workbook(path)["Classements"]
+    (name, (min_col, min_row, max_col, max_row)), = group_tables(ws)
+    assert (name, min_row, max_row) == ("Classement_D1_G1", 3, 8)
+    left = filled_cells(ws)
+    assert left.pop("T5") == "note"
+    assert left.pop("A1").startswith("Championnat TORRES — division 1 au ")
+    assert all(range_boundaries(f"{c}:{c}")[1] in range(3, 9) for c in left)
+    assert not [c.coordinate for row in ws.iter_rows(min_row=9) for c in row if c.fill.fill_type is not None]
+    assert [str(cf.sqref) for cf in ws.conditional_formatting] == ["E4:E8"]
+    assert not ws.row_breaks.brk
+    assert ws.row_dimensions[18].height is None  # the header height of D2 G1's table is gone too
+
+
+def test_group_tables_never_cover_the_organisers_cells(tmp_path, capsys):
+    d1 = [(f"Un{i}", 1500 + i, 1, 1) for i in range(10)]
+    path = workbook(tmp_path, d1[:5])
+    fill_file(path)
+    wb = openpyxl.load_workbook(path)
+    wb["Classements"]["B12"] = "à garder"  # where the single group's table will grow
+    save_atomic(wb, path)
+    retype_players(path, d1)
+    before = path.read_bytes()
+    assert main(["fill", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Classements!B12" in err and "Classement_D1_G1" in err
+    assert path.read_bytes() == before
+
+
+def test_a_table_of_the_former_single_standings_is_replaced(tmp_path):
+    # Workbooks filled before the groups had their own tables hold one « Classements » table on that sheet.
+    path = workbook(tmp_path, [(f"Un{i}", 1500 + i, 1, 1) for i in range(6)])
+    wb = openpyxl.load_workbook(path)
+    legacy = TableSpec("Classements", "Classements", torres_book.GENERAL.columns)
+    write_outputs(wb, [Output(legacy, legacy.columns, [[1, 1, 1, "Un0"] + [None] * 7], "ancien titre")])
+    save_atomic(wb, path)
+    fill_file(path)
+    ws = openpyxl.load_workbook(path)["Classements"]
+    assert [name for name, _ in group_tables(ws)] == ["Classement_D1_G1"]
+    assert "ancien titre" not in filled_cells(ws).values()
+
+
+def test_the_group_tables_as_libreoffice_shows_them(tmp_path):
+    path = fill_file(example(tmp_path))
+    ws = openpyxl.load_workbook(path)["Classements"]
+    grid = sheets_as_csv(path, tmp_path / "csv")["Classements"]
+    for name, (min_col, min_row, max_col, _) in group_tables(ws):
+        title = ws.cell(min_row - 2, min_col).value
+        assert grid[min_row - 3][min_col - 1] == title
+        for i, row in enumerate(table_rows(ws, name)):
+            shown = grid[min_row - 1 + i][min_col - 1:max_col]
+            expected = ["" if v is None else v for v in row]
+            read = [float(text) if isinstance(v, (int, float)) else text for text, v in zip(shown, expected)]
+            assert read == [pytest.approx(v) if isinstance(v, (int, float)) else v for v in expected], (name, i)
+
+
+def test_each_group_prints_on_a_page_of_its_own(tmp_path):
+    need_libreoffice()
+    wb = openpyxl.load_workbook(fill_file(example(tmp_path)))
+    for name in wb.sheetnames[:]:
+        if name != "Classements":
+            del wb[name]
+    only = save_atomic(wb, tmp_path / "groupes.xlsx")
+    pdf = libreoffice.convert(only, tmp_path / "pdf", "pdf")[0].read_bytes()
+    # Seven groups, seven pages: the page breaks hold, and the scale keeps the nine columns on one page.
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == len(EXAMPLE_GROUPS)
+
+
+# --- what the workbook reads is bounded: the core never refuses it --------------------------------
+
+
+TEN = [(n, 1500, 1, 1) for n in "ABCDEFGHIJ"]
+
+
+def match_of(points) -> list[tuple]:
+    return [(1, 1, 1, name, p, None) for name, p in zip("ABCD", points)]
+
+
+@pytest.mark.parametrize("elo, found", [(1e300, "1e+300"), (-2e9, "-2000000000"), ("1e300", "« 1e300 »"),
+                                        ("inf", "« inf »"), ("haut", "« haut »")])
+def test_an_elo_out_of_bounds_is_a_located_problem(tmp_path, elo, found):
+    path = workbook(tmp_path, [("A", elo, 1, 1)] + TEN[1:])
+    with pytest.raises(WorkbookProblems) as caught:
+        torres_book.compute(Book(path))
+    (problem,) = caught.value.problems
+    assert (problem.sheet, problem.cell, problem.column) == ("Joueurs", "B2", "Elo")
+    assert problem.message == f"Elo attendu : un nombre de -1 000 000 000 à 1 000 000 000 ; trouvé {found}"
+    assert main(["schedule", str(path)]) == 1  # the calendar reads the same table
+
+
+@pytest.mark.parametrize("points, found", [(1e300, "1e+300"), (-5, "-5"), ("1e10", "« 1e10 »"), ("nan", "« nan »")])
+def test_points_out_of_bounds_are_a_located_problem(tmp_path, points, found):
+    path = workbook(tmp_path, TEN, match_of([points, 10, 20, 30]))
+    with pytest.raises(WorkbookProblems) as caught:
+        torres_book.compute(Book(path))
+    problem = caught.value.problems[0]  # then: the match has three good lines
+    assert (problem.sheet, problem.cell, problem.column) == ("Matchs", "E2", "Points")
+    assert problem.message == f"points particuliers attendus : un nombre de 0 à 1 000 000 000 ; trouvé {found}"
+
+
+def test_the_bounds_themselves_are_taken(tmp_path):
+    path = workbook(tmp_path, [("A", torres.MAX_NUMBER, 1, 1), ("B", -torres.MAX_NUMBER, 1, 1)] + TEN[2:],
+                    match_of([torres.MAX_NUMBER, 0, 20, 30]))
+    summary = torres_book.compute(Book(path))
+    assert summary.standings[1, 1][0].player.name == "A"
+
+
+@pytest.mark.parametrize("division", [40, 1e300, 11])
+def test_a_division_too_deep_is_a_located_problem_not_a_hang(tmp_path, division):
+    # Division d has 2 ** (d - 1) groups: D40 would have the check walk half a trillion groups.
+    path = workbook(tmp_path, TEN + [("K", 1500, division, 1)], [(division, 1, 1, "A", 10, None)])
+    with pytest.raises(WorkbookProblems) as caught:
+        torres_book.compute(Book(path))
+    found = {(p.cell, p.message) for p in caught.value.problems}
+    expected = f"numéro de division attendu : un entier de 1 à {torres_book.MAX_DIVISION} ; trouvé {division}"
+    assert {("C12", expected), ("A2", expected)} <= found

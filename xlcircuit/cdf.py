@@ -38,6 +38,10 @@ MAX_SIMULTANEOUS = 2  # §II.2b3
 #: Rounds: 1-3 qualify (§I), 4 is the final round with the top board (§III).
 ROUNDS = 4
 QUALIFYING_ROUNDS = 3
+#: Rounds 1 and 2 are played on Saturday (§I): top-board steps 1-3 and the "samedi soir" ranking are decided
+#: that evening, before round 3, so their tie-breakers see these rounds only (§III.1).
+SATURDAY_ROUNDS = 2
+SATURDAY_STEPS = 3
 TEAM_ROUND = 2  # §IV.5b
 #: Weights of the round scores, best first (§IV.2 qualifying with three rounds; §IV.3a final).
 QUALIFYING_WEIGHTS = (1.0, 0.8, 0.4)
@@ -48,6 +52,15 @@ MAX_TEAM = 3  # §IV.5a
 #: Vote ballots (§IV.6b2): points of the first and the second named; awards count the best three games.
 BALLOTS = {"3+1": (3, 1), "2+2": (2, 2)}
 BEST_GAMES = 3
+
+
+#: How a message names a blank cell ("… attendu ; trouvé une cellule vide").
+BLANK = "une cellule vide"
+
+
+def _found(text: object) -> str:
+    """A typed value as a message shows it: a blank cell is named as such."""
+    return BLANK if text is None or not str(text).strip() else f"« {text} »"
 
 
 class Power(Enum):
@@ -73,7 +86,7 @@ class Power(Enum):
         for power in cls:
             if key in (fold(power.value), power.name.casefold()):
                 return power
-        raise InvalidInput(f"pays attendu : {', '.join(p.value for p in cls)} ; trouvé « {text} »")
+        raise InvalidInput(f"pays attendu : {', '.join(p.value for p in cls)} ; trouvé {_found(text)}")
 
 
 class Category(Enum):
@@ -92,7 +105,7 @@ class Category(Enum):
             full = fold(category.value)
             if key and key in (full, full.split()[-1]):
                 return category
-        raise InvalidInput(f"catégorie attendue : {', '.join(c.value for c in cls)} ; trouvé « {text} »")
+        raise InvalidInput(f"catégorie attendue : {', '.join(c.value for c in cls)} ; trouvé {_found(text)}")
 
 
 def parse_ballot(text: object) -> tuple[int, int]:
@@ -101,7 +114,7 @@ def parse_ballot(text: object) -> tuple[int, int]:
     for name, points in BALLOTS.items():
         if key == name.replace("+", ""):
             return points
-    raise InvalidInput(f"bulletin attendu : {' ou '.join(BALLOTS)} ; trouvé « {text} »")
+    raise InvalidInput(f"bulletin attendu : {' ou '.join(BALLOTS)} ; trouvé {_found(text)}")
 
 
 # --- §IV.1 Super Pastis ------------------------------------------------------------------------
@@ -147,8 +160,8 @@ class GameScore:
 def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) -> None:
     """§IV.1, §II.4: a board the scoring can take; raises InvalidInput saying what is wrong.
 
-    Seven players (fewer when ``short``: a dummy power or a smaller variant), at most 34 centres,
-    0-34 each, a player without a centre eliminated after 0 to ``years`` years, nobody twice.
+    Seven players (fewer when ``short``: a dummy power or a smaller variant), at most 34 centres and
+    at least one, 0-34 each, a player without a centre eliminated after 0 to ``years`` years, nobody twice.
     """
     if not 1 <= years <= YEARS:
         raise InvalidInput(f"années jouées attendues : de 1 à {YEARS} ; trouvé {years}")
@@ -169,6 +182,8 @@ def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) 
     total = sum(seat.centres for seat in seats)
     if total > CENTRES:
         raise InvalidInput(f"{total} centres sur la table : {CENTRES} au plus")
+    if total == 0:
+        raise InvalidInput("aucun centre sur la table : au moins un joueur en a encore")
 
 
 def check_seat(seat: Seat, years: int = YEARS) -> None:
@@ -176,7 +191,8 @@ def check_seat(seat: Seat, years: int = YEARS) -> None:
     if not 0 <= seat.centres <= CENTRES:
         raise InvalidInput(f"{seat.player} : centres attendus de 0 à {CENTRES} ; trouvé {seat.centres}")
     if seat.centres == 0 and seat.survived is None:
-        raise InvalidInput(f"{seat.player} n'a plus de centre : indiquez après combien d'années il a été éliminé")
+        raise InvalidInput(f"{seat.player} n'a plus de centre : nombre d'années avant d'être éliminé attendu "
+                           f"(de 0 à {years}) ; trouvé {BLANK}")
     if seat.centres > 0 and seat.survived is not None:
         raise InvalidInput(f"{seat.player} a {seat.centres} centres : il n'est pas éliminé (videz « éliminé après »)")
     if seat.survived is not None and not 0 <= seat.survived <= years:
@@ -554,21 +570,23 @@ def run_championship(players: Mapping[str, Player], boards: Sequence[Board], vot
     names = sorted(games, key=lambda n: (fold(n), n))
 
     def saturday(name: str) -> float:
-        return qualifying_score([s for r, s in round_scores[name].items() if r <= 2])
+        return qualifying_score([s for r, s in round_scores[name].items() if r <= SATURDAY_ROUNDS])
 
     def qualifying(name: str) -> float:
         return qualifying_score([s for r, s in round_scores[name].items() if r <= QUALIFYING_ROUNDS])
 
-    # §III.1: qualification, with its four tie-breakers (then, by decision, the youngest) over rounds 1-3.
+    # §III.1: qualification, with its four tie-breakers (then, by decision, the youngest): over rounds 1-2 for
+    # the Saturday evening (steps 1-3 and the Saturday ranking), over rounds 1-3 after round 3.
+    saturday_ranker = _Ranker(games, players, range(1, SATURDAY_ROUNDS + 1))
     ranker = _Ranker(games, players, range(1, QUALIFYING_ROUNDS + 1))
     in_qualifying = [n for n in names if any(r <= QUALIFYING_ROUNDS for r in round_scores[n])]
-    sat_places = {n: p for n, p, _ in ranker.ranked(in_qualifying, saturday)}
+    sat_places = {n: p for n, p, _ in saturday_ranker.ranked(in_qualifying, saturday)}
     qualifying_lines = [
         QualifyingLine(n, {r: s for r, s in round_scores[n].items() if r <= QUALIFYING_ROUNDS}, saturday(n),
                        sat_places[n], qualifying(n), p)
         for n, p, _ in ranker.ranked(in_qualifying, qualifying)
     ]
-    qualified = select_top_board(scored, round_scores, ranker, warnings) if top_board else []
+    qualified = select_top_board(scored, round_scores, saturday_ranker, ranker, warnings) if top_board else []
 
     # §III.3: the top board as played, and its winner.
     tops = [b for b in boards if b.top_board]
@@ -642,41 +660,51 @@ def sole_winners(scored: Mapping[tuple[int, str], Sequence[GameScore]], round_: 
 
 
 def select_top_board(scored: Mapping[tuple[int, str], Sequence[GameScore]],
-                     round_scores: Mapping[str, Mapping[int, float]], ranker: _Ranker,
+                     round_scores: Mapping[str, Mapping[int, float]], saturday: _Ranker, sunday: _Ranker,
                      warnings: list[str] | None = None) -> list[Qualified]:
-    """§III.1: the seven top-board players, in the order of the five steps, each with his step."""
+    """§III.1: the seven top-board players, in the order of the five steps, each with his step.
+
+    Steps 1-3 are decided on Saturday evening, before round 3: ``saturday`` breaks their ties (rounds 1-2);
+    ``sunday`` breaks those of steps 4 and 5 (rounds 1-3).
+    """
     qualified: list[Qualified] = []
     names = sorted(round_scores, key=lambda n: (fold(n), n))
     chosen: set[str] = set()
+    ties: list[tuple[int, str, str]] = []  # (step, taken, the equal candidate left for later)
 
     def take(step: int, pool: Iterable[str], score: Callable[[str], float]) -> bool:
         pool = [n for n in pool if n not in chosen]
         if not pool or len(qualified) >= TOP_BOARD_SIZE:
             return False
-        ranked = ranker.ranked(pool, score)
+        ranked = (saturday if step <= SATURDAY_STEPS else sunday).ranked(pool, score)
         name, place, _ = ranked[0]
         tied = len(ranked) > 1 and ranked[1][1] == place
-        if tied and warnings is not None:
-            warnings.append(f"Table finale, étape {step} : {name} et {ranked[1][0]} restent ex aequo après tous "
-                            f"les critères de départage ; {name} est retenu par ordre alphabétique : "
-                            "tranchez s'il le faut.")
+        if tied:
+            ties.append((step, name, ranked[1][0]))
         qualified.append(Qualified(step, name, score(name), tied))
         chosen.add(name)
         return True
 
-    def in_round(r: int) -> list[str]:
+    def players_in(r: int) -> list[str]:
         return [n for n in names if r in round_scores[n]]
 
     winners = sole_winners(scored, 1)
-    take(1, [n for n in in_round(2) if n in winners], lambda n: round_scores[n][2])
-    take(2, in_round(2), lambda n: round_scores[n][2])
-    take(3, [n for n in names if any(r <= 2 for r in round_scores[n])],
-         lambda n: qualifying_score([s for r, s in round_scores[n].items() if r <= 2]))
-    take(4, in_round(3), lambda n: round_scores[n][3])
+    take(1, [n for n in players_in(2) if n in winners], lambda n: round_scores[n][2])
+    take(2, players_in(2), lambda n: round_scores[n][2])
+    take(3, [n for n in names if any(r <= SATURDAY_ROUNDS for r in round_scores[n])],
+         lambda n: qualifying_score([s for r, s in round_scores[n].items() if r <= SATURDAY_ROUNDS]))
+    take(4, players_in(3), lambda n: round_scores[n][3])
     eligible = [n for n in names if any(r <= QUALIFYING_ROUNDS for r in round_scores[n])]
+    if not players_in(QUALIFYING_ROUNDS):
+        eligible = []  # before round 3 is played, its steps 4 and 5 qualify nobody yet
     while take(5, eligible, lambda n: qualifying_score(
             [s for r, s in round_scores[n].items() if r <= QUALIFYING_ROUNDS])):
         pass
+    for step, name, other in ties:
+        if other not in chosen and warnings is not None:  # an equal candidate qualified later lost nothing
+            warnings.append(f"Table finale, étape {step} : {name} et {other} restent ex aequo après tous "
+                            f"les critères de départage ; {name} est retenu par ordre alphabétique : "
+                            "tranchez s'il le faut.")
     return qualified
 
 
@@ -699,10 +727,10 @@ def team_standings(players: Mapping[str, Player], scored: Mapping[tuple[int, str
     if not members:
         return []
 
-    def team_round(name: str) -> float:
+    def team_points(name: str) -> float:
         return games[name].rounds.get(TEAM_ROUND, 0.0) if name in games else 0.0
 
-    score = {t: sum(team_round(n) for n in names) for t, names in members.items()}
+    score = {t: sum(team_points(n) for n in names) for t, names in members.items()}
     team_of = {n: t for t, names in members.items() for n in names}
 
     def confrontation(group: Sequence[str]) -> dict[str, float]:
@@ -740,7 +768,7 @@ def team_standings(players: Mapping[str, Player], scored: Mapping[tuple[int, str
     for total, group in groups.items():
         met = confrontation(group) if len(group) > 1 else dict.fromkeys(group, 0.0)
         for t in group:
-            best = sorted((team_round(n) for n in members[t]), reverse=True) + [0.0, 0.0]
+            best = sorted((team_points(n) for n in members[t]), reverse=True) + [0.0, 0.0]
             keys[t] = (-total, -rank_key(met[t]), -rank_key(best[0]),
                        -rank_key(best[1]), rank_key(centres(t)), rank_key(age(t)))
     teams = list(members)

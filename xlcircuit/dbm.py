@@ -74,7 +74,7 @@ class PlayerClass(Enum):
             if float(code).is_integer() and 0 <= code <= 5:
                 return cls.O if code == 0 else cls(int(code))
         elif isinstance(code, str):
-            key = fold(code).strip("()")
+            key = fold(code).strip("()").strip()  # the source also writes "( 0 )"
             if key in _CODES:
                 return _CODES[key]
             if key.isdigit() and int(key) <= 5:
@@ -173,8 +173,8 @@ def best_four(results: Iterable[float]) -> float:
 
 def average(results: Iterable[float]) -> float | None:
     """VAJ: the average of the results counted (the four best, or all if fewer); None without any."""
-    counted = sorted(results, reverse=True)[:BEST]
-    return sum(counted) / len(counted) if counted else None
+    results = list(results)
+    return best_four(results) / min(len(results), BEST) if results else None
 
 
 # --- VAJ: the in-season value -------------------------------------------------------------------

@@ -11,11 +11,12 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_right
 from dataclasses import dataclass
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 from enum import Enum
 from typing import Iterable, Sequence
 
 from .errors import InvalidInput
-from .mechanics import RANK_DIGITS, competition_ranks, rank_key, round_half_up
+from .mechanics import competition_ranks, rank_key, round_half_up
 from .text import fold
 
 #: Everyone's first rating (§7) and the floor no rating goes under (§5).
@@ -30,6 +31,8 @@ K_STEPS = ((5, 48), (30, 28))
 K_LAST = 16
 #: Ranked games before a tier is shown (the placement games).
 PLACEMENT_GAMES = 5
+#: Largest total a game takes (either sign): totals are ranked to 9 decimals (``mechanics.rank_key``).
+MAX_TOTAL = 1e9
 
 
 class Tier(Enum):
@@ -110,8 +113,11 @@ class Change:
         return self.before + self.delta
 
 
-#: A raw change this close to a half is snapped to RANK_DIGITS decimals before rounding.
+#: A raw change this close to a half is recomputed to 50 digits before rounding (``_rounded``).
 _NEAR_HALF = 1e-6
+_PRECISE = Context(prec=50, Emax=MAX_EMAX, Emin=MIN_EMIN)
+#: At 50 digits an exact half is off by far less than this, and no other change comes near it.
+_HALF_NOISE = Decimal("1e-30")
 NOTE_AT_LEAST_ONE = "au moins 1 point"
 NOTE_FLOOR = "plancher"
 
@@ -119,6 +125,22 @@ NOTE_FLOOR = "plancher"
 def _check_game(count: int) -> None:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise InvalidInput(f"une partie se joue de {MIN_PLAYERS} à {MAX_PLAYERS} joueurs ; trouvé {count}")
+
+
+def _rounded(raw: float, k: int, score: float, ratings: Sequence[int], i: int) -> int:
+    """§3: player ``i``'s raw change rounded to the nearest integer, halves away from zero.
+
+    Near a half, floats cannot tell which side it is on: an exact -3.5 comes out as -3.4999999999999982,
+    and a true 2.4999999999997266 as 2.5. There the change is recomputed to 50 digits.
+    """
+    if abs(abs(raw) % 1.0 - 0.5) >= _NEAR_HALF:
+        return int(round_half_up(raw))
+    with localcontext(_PRECISE):
+        rating = Decimal(ratings[i])
+        expect = sum(1 / (1 + Decimal(10) ** ((Decimal(r) - rating) / Decimal(SCALE)))
+                     for j, r in enumerate(ratings) if j != i)
+        exact = k * (Decimal(score) - expect) / (len(ratings) - 1)
+        return int(round_half_up(float(exact.quantize(_HALF_NOISE))))
 
 
 def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int],
@@ -135,6 +157,9 @@ def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[i
     for rating in ratings:
         if not (rating >= FLOOR and float(rating).is_integer()):
             raise InvalidInput(f"note attendue : un entier d'au moins {FLOOR} (le plancher) ; trouvé {rating}")
+    for total in totals:
+        if not abs(total) <= MAX_TOTAL:
+            raise InvalidInput(f"total attendu : un nombre de -{MAX_TOTAL:.0f} à {MAX_TOTAL:.0f} ; trouvé {total}")
     places = ranks(totals, lowest_wins)
     ks = [k_factor(g) for g in games]
     # Sums over each player's duels of expectation and result (§2); each duel is computed once.
@@ -160,10 +185,7 @@ def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[i
     changes = []
     for i in range(n):
         raw = ks[i] * (score[i] - expect[i]) / (n - 1)
-        if abs(abs(raw) % 1.0 - 0.5) < _NEAR_HALF:
-            # Float noise must not turn an exact half (3.5) into 3.4999999999999996 before rounding.
-            raw = round_half_up(raw, RANK_DIGITS)
-        delta = int(round_half_up(raw))
+        delta = _rounded(raw, ks[i], score[i], ratings, i)
         note = ""
         if places[i] == first and alone_first and delta < 1:  # §4: strictly ahead of everyone
             delta, note = 1, NOTE_AT_LEAST_ONE

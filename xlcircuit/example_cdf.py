@@ -10,7 +10,8 @@ Four rounds, 35 players. What the championship shows:
   after 5 years: 67, 38, 30, 20, 16, 14, 5); table 2 its tied leaders (8, 8, 7, 6, 5, 0, 0:
   50, 50, 30, 25, 21.5, 4, 6); table 4 has three tied leaders at 7.
 - Round 2 (the team round): Zoé Barbier is absent, so Adrien Lefort plays tables 4 and 5 at the
-  same time (§II.2b4: 80% + 40% of his two games); table 2 ends by a unanimous vote after 5 years.
+  same time (§II.2b4: the better of 80% + 40% and 100% + 0% of his two games; with 81 and 18,
+  100% of 81 beats 64.8 + 7.2 = 72); table 2 ends by a unanimous vote after 5 years.
 - Round 3, table 1: Antoine Mercier's solo (18 centres, 102 points).
 - Top board (round 4, table 1): the seven qualified by the five steps of §III.1; Raphaël Dumont
   and Ulysse Marchal finish tied on 9 centres, and Raphaël, who chose his country later, is champion.

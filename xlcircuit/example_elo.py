@@ -11,7 +11,7 @@ Rules: ``shared/rules/elo.md`` (source ``shared/rules/sources/elo-classe.txt``).
 - Ties: Inès and Jules at 62 in game 3, Camille and Gabriel at 63 in game 17 (a duel tied), others.
 - Two games the same evening (17 October, 31 October…) are applied in the order typed.
 - Eight-player tables (games 6 and 32) and duels (games 8, 10, 15…).
-- Yasmine joins for the last two evenings: still in placement (no tier yet).
+- Yasmine plays only the last two games (the same evening): still in placement (no tier yet).
 """
 
 from __future__ import annotations

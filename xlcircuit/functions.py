@@ -21,6 +21,7 @@ class Federation:
     code: str  # as in ``xlcircuit new CODE``
     name: str  # full French name, the reference's section title
     sheet: str  # the starter workbook's sheet (at most 31 characters)
+    own_names: tuple[str, ...] = ()  # names of the federation's own scoring systems, allowed without the code prefix
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class Function:
 FEDERATIONS: tuple[Federation, ...] = (
     Federation("tdf", "Tour de France de Diplomatie", "Tour de France"),
     Federation("dbm", "Championnat DBM", "DBM"),
-    Federation("cdf", "Championnat de France de Diplomatie", "Championnat de France"),
+    Federation("cdf", "Championnat de France de Diplomatie", "Championnat de France", own_names=("PASTIS",)),
     Federation("elo", "Note de classé (Elo multijoueur)", "Elo"),
     Federation("torres", "Championnat TORRES", "TORRES"),
 )
@@ -175,8 +176,8 @@ DBM_FUNCTIONS: tuple[Function, ...] = (
     Function(
         "DBM_VALUE",
         "dbm",
-        "Valeur finale d'une poule (VFT = MVB × CMM × NRJ) : les valeurs des joueurs (ou des équipes en double), "
-        "les 24 meilleures au-delà de 24 joueurs (6 par ronde). Non arrondie.",
+        "Valeur finale d'une poule (VFT = MVB × CMM × NRJ) : les valeurs des joueurs (ou des équipes en double) ; "
+        "au-delà de 24, les 6 × NRJ meilleures (24 en 4 rondes, 30 en 5). Non arrondie.",
         (
             Argument(
                 "values",
@@ -233,7 +234,7 @@ _ROUND_SCORES = "Ligne (ou colonne) des scores de ronde du joueur, dans l'ordre 
 
 CDF_FUNCTIONS: tuple[Function, ...] = (
     Function(
-        "CDF_PASTIS",
+        "PASTIS",
         "cdf",
         "Scores Super Pastis d'une partie : solo (18 centres) 102 ; sinon 2 par centre, 10 pour un survivant ou 1 "
         "par année de survie, bonus du premier (51 moins celui du poursuivant, ou 48/x ex aequo) et des suivants.",
@@ -263,7 +264,7 @@ CDF_FUNCTIONS: tuple[Function, ...] = (
         Example(
             (("joueur", "centres", "éliminé après"), ("A", 9), ("B", 8), ("C", 7), ("D", 5), ("E", 3), ("F", 2),
              ("G", 0, 5)),
-            "CDF_PASTIS(B2:B8; C2:C8)",
+            "PASTIS(B2:B8; C2:C8)",
             ((67,), (38,), (30,), (20,), (16,), (14,), (5,)),
         ),
     ),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Callable, Iterable, Sequence
 
 #: Totals closer than this are equal when ranking (float noise such as 142.89999999999998 vs 142.9).
@@ -17,8 +17,12 @@ RANK_DIGITS = 9
 
 def round_half_up(x: float, digits: int = 0) -> float:
     """Round for display the way the federations and Excel's ROUND do: halves away from zero."""
-    quantum = Decimal(1).scaleb(-digits)
-    return float(Decimal(repr(x)).quantize(quantum, rounding=ROUND_HALF_UP))
+    exact = Decimal(repr(x))
+    if not exact.is_finite():
+        return x
+    with localcontext() as context:
+        context.prec = max(context.prec, exact.adjusted() + digits + 2)  # 1e300 keeps all its digits
+        return float(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def format_half_up(x: float, digits: int = 0) -> str:

@@ -24,6 +24,8 @@ from .text import fold
 VICTORY_POINTS = (8.0, 4.0, 2.0, 1.0)
 MATCH_SIZE = 4
 GROUP_SIZE = 10
+#: Largest in-game points or Elo taken (either sign): they are ranked to 9 decimals (``mechanics.rank_key``).
+MAX_NUMBER = 1e9
 #: Players of each group moving up one division (§4), and those staying (D1: 1st-6th; others 3rd-6th).
 UP = 2
 STAY = 4
@@ -69,6 +71,9 @@ def match_places(points: Sequence[float], scoreless: Sequence[bool] | None = Non
     player (fictitious, or who delayed an unfinished match), the others placed among themselves."""
     if not 1 <= len(points) <= MATCH_SIZE:
         raise InvalidInput(f"un match a de 1 à {MATCH_SIZE} joueurs ; trouvé {len(points)}")
+    for p in points:
+        if not abs(p) <= MAX_NUMBER:
+            raise InvalidInput(f"points particuliers attendus : de -{MAX_NUMBER:.0f} à {MAX_NUMBER:.0f} ; trouvé {p}")
     flags = list(scoreless) if scoreless is not None else [False] * len(points)
     if len(flags) != len(points):
         raise InvalidInput(f"autant d'indications que de joueurs attendues ; trouvé {len(flags)} et {len(points)}")
@@ -163,6 +168,10 @@ class Player:
     division: int | None = None
     group: int | None = None
     status: Status = Status.ACTIVE
+
+    def __post_init__(self) -> None:
+        if not abs(self.elo) <= MAX_NUMBER:
+            raise InvalidInput(f"{self.name} : Elo attendu de -{MAX_NUMBER:.0f} à {MAX_NUMBER:.0f} ; trouvé {self.elo}")
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,10 @@ def _shown(value: Any) -> str:
     if isinstance(value, str):
         text = clean(value)
         return f"« {text if len(text) <= 30 else text[:29] + '…'} »"
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
+    if isinstance(value, float):
+        return f"{value:.12g}".replace(".", ",")
     if isinstance(value, (list, tuple)):
         return "une plage"
     return str(value).replace(".", ",")
@@ -383,10 +385,12 @@ def _score(value: Any, what: str) -> float:
 
 
 @_declared
-def CDF_PASTIS(centres, years_survived=None, years_played=7):
+def PASTIS(centres, years_survived=None, years_played=7):
     """§IV.1: the Super Pastis score of each player of a board, in the shape of ``centres``."""
     try:
         cells, shape = _cells(centres, "centres")
+        if len(cells) != cdf.PLAYERS:  # one cell per power; a blank one for a power without a player
+            raise InvalidInput(f"#centres : {cdf.PLAYERS} cellules attendues (une par pays), trouvé {len(cells)}")
         if _is_blank(years_survived):
             survived: list[Any] = [None] * len(cells)
         else:
@@ -475,6 +479,9 @@ def _elo_game(ratings: Any, totals: Any, games_played: Any) -> tuple[list[int | 
         rows.append(len(filled_ratings))
         filled_ratings.append(_whole(rating, _at("ratings", i), elo.FLOOR))
         filled_totals.append(_number(total, _at("totals", i)))
+        if abs(filled_totals[-1]) > elo.MAX_TOTAL:
+            raise InvalidInput(f"#{_at('totals', i)} : nombre de -{elo.MAX_TOTAL:.0f} à {elo.MAX_TOTAL:.0f} attendu, "
+                               f"trouvé {filled_totals[-1]:.6g}".replace(".", ","))
         filled_games.append(_whole(count, _at("games_played", i), 1))
     if not elo.MIN_PLAYERS <= len(filled_ratings) <= elo.MAX_PLAYERS:
         raise InvalidInput(f"#ratings : de {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS} joueurs attendus, trouvé "
@@ -545,7 +552,12 @@ def _match_points(points: Any) -> tuple[list[float], Shape]:
     cells, shape = _cells(points, "points")
     if not 1 <= len(cells) <= torres.MATCH_SIZE:
         raise InvalidInput(f"#points : de 1 à {torres.MATCH_SIZE} cellules attendues, trouvé {len(cells)}")
-    return [_number(cell, _at("points", i)) for i, cell in enumerate(cells)], shape
+    values = [_number(cell, _at("points", i)) for i, cell in enumerate(cells)]
+    for i, value in enumerate(values):
+        if abs(value) > torres.MAX_NUMBER:
+            raise InvalidInput(f"#{_at('points', i)} : nombre de -{torres.MAX_NUMBER:.0f} à {torres.MAX_NUMBER:.0f} "
+                               f"attendu, trouvé {value:.6g}".replace(".", ","))
+    return values, shape
 
 
 @_declared

@@ -13,6 +13,9 @@ workbook records. A federation's module provides:
 - ``outputs(summary, club=None, day=None) -> list[Output]``, ``fill(book, progress) -> Summary``;
 - ``report(summary) -> list[str]`` (what ``check`` and ``fill`` print, in French);
 - optionally ``schedule(book, seed) -> list[str]`` (``xlcircuit schedule``: draws a calendar).
+
+What the modules share (the front sheet of a new workbook, reading cells and the Paramètre/Valeur and
+Joueur/Club tables, titles, highlights, the end of a fill and of a report) is in :mod:`.sheets`.
 """
 
 from __future__ import annotations

@@ -9,18 +9,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
-import openpyxl
-from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
 
 from .. import cdf, example_cdf
 from ..errors import InvalidInput, Problem, WorkbookProblems
-from ..mechanics import format_half_up
 from ..text import fold
-from .io import Book, mark_federation
+from .io import Book
+from .sheets import (
+    decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
+    start_workbook, title, top_lines, write_published,
+)
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_text, as_yes_no,
-    forget_own_formats, put, read_table, type_rows, write_outputs,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
+    forget_own_formats, read_table, type_rows,
 )
 
 FEDERATION = "cdf"
@@ -32,14 +33,9 @@ SCORE_FORMAT = "0.00"  # Super Pastis scores have halves and thirds: shown to th
 #: Bonuses beyond this are a typing mistake.
 MAX_BONUS = 10_000
 
-PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
-CLUB_COLOUR = "BDD7EE"
 TOP_BOARD_COLOUR = "E2EFDA"
 
-PARAMETRES = TableSpec("Tournoi", "Parametres", (
-    Column("Paramètre", width=24),
-    Column("Valeur", width=34),
-), required=False)
+PARAMETRES = parameters_table("Tournoi", value_width=34)
 JOUEURS = TableSpec("Joueurs", "Joueurs", (
     Column("Joueur", width=26),
     Column("Club", required=False, width=30),
@@ -149,6 +145,9 @@ MEILLEURS_PAYS = TableSpec("Meilleurs pays", "MeilleursPays", (
 ))
 
 FAVOURITE = "joueur préféré"
+#: What a name column of Votes and Préférés holds, for the problem of a blank cell.
+NAMED = {"Votant": "nom du votant", "Premier": "nom du premier joueur désigné",
+         "Second": "nom du second joueur désigné", "Joueur préféré": "nom du joueur préféré"}
 COUNTRY_PLACES = 3  # best countries: the first three games of each power are shown
 
 GUIDE = [
@@ -208,22 +207,9 @@ SHOWN = 10  # standings lines printed after a fill
 
 def new_workbook() -> Workbook:
     """A fresh, empty championship workbook."""
-    wb = openpyxl.Workbook()
-    first = wb.active
-    first.title = PARAMETRES.sheet
-    put(first["A1"], TITLE)
-    first["A1"].font = Font(bold=True, size=14)
-    for spec in (PARAMETRES,) + INPUTS:
-        if spec.sheet not in wb.sheetnames:
-            wb.create_sheet(spec.sheet)
-        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
-    type_rows(wb, PARAMETRES, [("Championnat", None), ("Table finale", "oui"), ("Tables incomplètes", "non")])
-    for row, text in enumerate(GUIDE, start=9):
-        put(first.cell(row, 1), text)
-    first["A9"].font = Font(bold=True)
-    first.freeze_panes = None
-    write_outputs(wb, [Output(spec, spec.columns, [], _title(spec)) for spec in OUTPUTS])
-    mark_federation(wb, FEDERATION)
+    parameters = [("Championnat", None), ("Table finale", "oui"), ("Tables incomplètes", "non")]
+    wb = start_workbook(TITLE, PARAMETRES, parameters, INPUTS, GUIDE, 9)
+    finish_workbook(wb, FEDERATION, [(spec, _title(spec)) for spec in OUTPUTS])
     return wb
 
 
@@ -239,37 +225,30 @@ def put_example(wb: Workbook) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _shown(value: object) -> str:
-    return f"« {value} »" if isinstance(value, str) else str(value)
-
-
-def as_whole(value: object, what: str, low: int, high: int) -> int | None:
-    """A whole number from ``low`` to ``high`` (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
-    if value is None:
-        return None
-    number = value
-    if isinstance(value, str):
-        try:
-            number = float(value.replace(",", "."))
-        except ValueError:
-            number = None
-    if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
-            or not float(number).is_integer() or not low <= number <= high:
-        raise InvalidInput(f"{what} attendu : un entier de {low} à {high} ; trouvé {_shown(value)}")
-    return int(number)
-
-
-def _parse(problems: Problems, record: Record, header: str, parser, *args):
-    try:
-        return parser(record.values.get(header), *args)
-    except InvalidInput as exc:
-        problems.at(record, header, str(exc))
-        return None
-
-
 def _table(value: object) -> str | None:
     """A table's name as typed: ``3``, ``3.0`` and ``"3"`` are the same table."""
     return as_text(value)
+
+
+def _blank(problems: Problems, record: Record, header: str, expected: str) -> None:
+    """A required cell left blank: a problem at that cell, saying what was expected."""
+    problems.at(record, header, f"{expected} ; trouvé {cdf.BLANK}")
+
+
+def _required_whole(problems: Problems, record: Record, header: str, what: str, low: int, high: int) -> int | None:
+    """A required whole number from ``low`` to ``high``; None, and a problem, when blank or malformed."""
+    if record.values[header] is None:
+        _blank(problems, record, header, f"{what} attendu : un entier de {low} à {high}")
+        return None
+    return parse_cell(problems, record, header, as_whole, what, low, high)
+
+
+def _required_name(problems: Problems, record: Record, header: str, what: str) -> str | None:
+    """A required name; None, and a problem, when blank."""
+    name = as_text(record.values[header])
+    if name is None:
+        _blank(problems, record, header, f"{what} attendu")
+    return name
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
@@ -280,9 +259,9 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
         if key == "championnat":
             name = as_text(value) or ""
         elif key == "table finale" and value is not None:
-            top_board = bool(_parse(problems, record, "Valeur", as_yes_no))
+            top_board = bool(parse_cell(problems, record, "Valeur", as_yes_no))
         elif key in ("tables incompletes", "table incomplete"):
-            short = bool(_parse(problems, record, "Valeur", as_yes_no))
+            short = bool(parse_cell(problems, record, "Valeur", as_yes_no))
     return name, top_board, short
 
 
@@ -291,17 +270,16 @@ def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player]
     clubs: dict[str, str] = {}
     teams: dict[str, list[str]] = defaultdict(list)
     for record in read_table(book, JOUEURS, problems):
-        name = as_text(record.values["Joueur"])
+        name = _required_name(problems, record, "Joueur", "nom du joueur")
         if name is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
             continue
         if name in players:
             problems.at(record, "Joueur", f"{name} est déjà dans la table Joueurs : une ligne par joueur")
             continue
         club, team = as_text(record.values.get("Club")), as_text(record.values.get("Équipe"))
-        birth = _parse(problems, record, "Naissance", as_date)
-        foreign = _parse(problems, record, "Étranger", as_yes_no)
-        bonus = _parse(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
+        birth = parse_cell(problems, record, "Naissance", as_date)
+        foreign = parse_cell(problems, record, "Étranger", as_yes_no)
+        bonus = parse_cell(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
         if bonus is not None and not -MAX_BONUS <= bonus <= MAX_BONUS:
             problems.at(record, "Bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {bonus}")
             bonus = None
@@ -324,23 +302,19 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
     lines = []
     for record in read_table(book, PARTIES, problems):
         found = len(problems.items)
-        ronde = _parse(problems, record, "Ronde", as_whole, "numéro de ronde", 1, cdf.ROUNDS)
+        ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
         if table is None:
-            problems.at(record, "Table", "table manquante (son numéro ou son nom)")
-        player = as_text(record.values["Joueur"])
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        elif players and player not in players:
+            _blank(problems, record, "Table", "table attendue (son numéro ou son nom)")
+        player = _required_name(problems, record, "Joueur", "nom du joueur")
+        if player is not None and players and player not in players:
             problems.at(record, "Joueur", f"{player} est absent de la table Joueurs : ajoutez-le, ou corrigez "
                                           "l'orthographe")
-        power = _parse(problems, record, "Pays", cdf.Power.parse)
-        centres = _parse(problems, record, "Centres", as_whole, "nombre de centres", 0, cdf.CENTRES)
-        if record.values["Centres"] is None:
-            problems.at(record, "Centres", "nombre de centres manquant (0 pour un éliminé)")
-        survived = _parse(problems, record, "Éliminé après", as_whole, "nombre d'années", 0, cdf.YEARS)
-        years = _parse(problems, record, "Années jouées", as_whole, "nombre d'années jouées", 1, cdf.YEARS)
-        choice = _parse(problems, record, "Ordre de choix", as_whole, "ordre de choix", 1, cdf.TOP_BOARD_SIZE)
+        power = parse_cell(problems, record, "Pays", cdf.Power.parse)
+        centres = _required_whole(problems, record, "Centres", "nombre de centres", 0, cdf.CENTRES)
+        survived = parse_cell(problems, record, "Éliminé après", as_whole, "nombre d'années", 0, cdf.YEARS)
+        years = parse_cell(problems, record, "Années jouées", as_whole, "nombre d'années jouées", 1, cdf.YEARS)
+        choice = parse_cell(problems, record, "Ordre de choix", as_whole, "ordre de choix", 1, cdf.TOP_BOARD_SIZE)
         if choice is not None and ronde is not None and ronde != cdf.ROUNDS:
             problems.at(record, "Ordre de choix", f"ordre de choix en ronde {ronde} : seule la table finale "
                                                   f"(ronde {cdf.ROUNDS}) en a un")
@@ -393,19 +367,19 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
     seen: dict[tuple, int] = {}
     for record in read_table(book, VOTES, problems):
         found = len(problems.items)
-        ronde = _parse(problems, record, "Ronde", as_whole, "numéro de ronde", 1, cdf.ROUNDS)
+        ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
-        category = _parse(problems, record, "Catégorie", cdf.Category.parse)
-        ballot = _parse(problems, record, "Bulletin", cdf.parse_ballot)
+        category = parse_cell(problems, record, "Catégorie", cdf.Category.parse)
+        ballot = parse_cell(problems, record, "Bulletin", cdf.parse_ballot)
         names = {h: as_text(record.values[h]) for h in ("Votant", "Premier", "Second")}
         board = seated.get((ronde, table)) if ronde is not None and table is not None else None
         if table is None:
-            problems.at(record, "Table", "table manquante")
+            _blank(problems, record, "Table", "table attendue (son numéro ou son nom)")
         elif ronde is not None and board is None:
             problems.at(record, "Table", f"pas de table {table} à la ronde {ronde} dans la table Parties")
         for header, name in names.items():
             if name is None:
-                problems.at(record, header, "nom manquant")
+                _blank(problems, record, header, f"{NAMED[header]} attendu")
             elif board is not None and name not in board:
                 problems.at(record, header, f"{name} n'a pas joué à la table {table} de la ronde {ronde}")
         if len(problems.items) > found:
@@ -431,7 +405,7 @@ def _read_favourites(book: Book, problems: Problems, known: set[str], last: set[
         bad = False
         for header, name in (("Votant", voter), ("Joueur préféré", chosen)):
             if name is None:
-                problems.at(record, header, "nom manquant")
+                _blank(problems, record, header, f"{NAMED[header]} attendu")
                 bad = True
             elif name not in known:
                 problems.at(record, header, f"{name} n'a joué aucune partie")
@@ -455,22 +429,10 @@ def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
     if not players and lines:
         warnings.append("La table Joueurs est vide : pas d'équipes, de dates de naissance ni d'étrangers "
                         "pour départager.")
-    spellings: dict[str, set[str]] = defaultdict(set)
-    for line in lines:
-        spellings[fold(line.seat.player)].add(line.seat.player)
-    for names in spellings.values():
-        if len(names) > 1:
-            shown = " et ".join(f"« {n} »" for n in sorted(names))
-            warnings.append(f"{shown} sont-ils la même personne ? Les noms sont comparés tels quels "
-                            "(majuscules et accents compris) : corrigez l'orthographe si c'est le cas.")
-    return warnings
+    return warnings + spelling_warnings(line.seat.player for line in lines)
 
 
-def _quiet(step: str) -> None:
-    pass
-
-
-def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Read and check the input tables, then compute the championship; every problem is reported at once."""
     progress("lecture")
     forget_own_formats(book, OUTPUTS)
@@ -614,24 +576,20 @@ def country_rows(summary: Summary) -> list[list[object]]:
 
 
 def _title(spec: TableSpec, name: str = "", day: dt.date | None = None) -> str:
-    title = f"{name or TITLE} — {spec.sheet.lower()}"
-    return f"{title} au {day:%d/%m/%Y}" if day else title
+    """A published table's title: the championship's name (or the federation's), then the table's sheet."""
+    return title(name or TITLE, spec.sheet.lower(), day=day)
 
 
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """The published tables, with their titles; the podium highlighted, or a club's players."""
     day = day or dt.date.today()
     standings = standings_rows(summary)
-    if club is None:
-        highlights = {i: PODIUM[row[0]] for i, row in enumerate(standings) if row[0] in PODIUM}
-    else:
-        highlights = {i: CLUB_COLOUR for i, row in enumerate(standings) if summary.clubs.get(row[1]) == club}
     qualification = qualification_rows(summary)
     made = {
         SCORES: (scores_rows(summary), {}),
         QUALIFICATION: (qualification, {i: TOP_BOARD_COLOUR for i, row in enumerate(qualification) if row[-1]}),
         TABLE_FINALE: (top_board_rows(summary), {}),
-        CLASSEMENT: (standings, highlights),
+        CLASSEMENT: (standings, podium_or_club(standings, summary.clubs, club)),
         EQUIPES: (team_rows(summary), {}),
         TROPHEES: (award_rows(summary), {}),
         MEILLEURS_PAYS: (country_rows(summary), {}),
@@ -644,20 +602,17 @@ def report(summary: Summary) -> list[str]:
     """What ``check`` and ``fill`` print: the counts, then the top of the ranking (French)."""
     ch = summary.championship
     rounds = len({r for r, _ in ch.boards})
-    lines = [f"{rounds} rondes, {len(ch.boards)} parties, {len(ch.standings)} joueurs classés."]
-    for s in ch.standings[:SHOWN]:
-        total = format_half_up(s.total, 2).replace(".", ",")  # French decimal comma
+    counts = f"{rounds} rondes, {len(ch.boards)} parties, {len(ch.standings)} joueurs classés."
+
+    def line(s: cdf.Standing) -> str:
         note = " (champion, vainqueur de la table finale)" if s.champion else ""
-        lines.append(f"  {s.place:>3}. {s.player:<28} {total:>8}{note}")
-    if len(ch.standings) > SHOWN:
-        lines.append(f"  … et {len(ch.standings) - SHOWN} autres (feuille « {CLASSEMENT.sheet} »).")
-    return lines
+        return f"  {s.place:>3}. {s.player:<28} {decimal_comma(s.total, 2):>8}{note}"
+
+    return [counts] + top_lines(ch.standings, SHOWN, CLASSEMENT.sheet, line)
 
 
-def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Compute the championship and rewrite the published tables (in memory)."""
     summary = compute(book, progress)
-    progress("écriture")
-    write_outputs(book.wb, outputs(summary))
-    mark_federation(book.wb, FEDERATION)
+    write_published(book, FEDERATION, summary, outputs, progress)
     return summary

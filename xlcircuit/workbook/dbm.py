@@ -9,18 +9,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
-import openpyxl
-from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
 
 from .. import dbm, example_dbm
-from ..errors import InvalidInput, Problem, WorkbookProblems
-from ..mechanics import format_half_up
+from ..errors import Problem, WorkbookProblems
 from ..text import fold
-from .io import Book, mark_federation
+from .io import Book
+from .sheets import (
+    decimal_comma, finish_workbook, parameter_records, parameters_table, parse_cell, podium_or_club, quiet,
+    season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
+    write_published,
+)
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_positive_int, as_text,
-    as_yes_no, forget_own_formats, put, read_table, type_rows, write_outputs,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
+    forget_own_formats, read_table, type_rows,
 )
 
 FEDERATION = "dbm"
@@ -32,18 +34,12 @@ TWO = "0.00"  # MVB, CMM, VFT and results are published with two decimals (half 
 #: Rounds beyond this are a typing mistake (the source: usually four, exceptionally five).
 MAX_ROUNDS = 10
 USUAL_ROUNDS = (4, 5)
-MAX_TOURNAMENT_NAME = 100
 SHOWN = 10  # Tableau 1 lines printed after a fill
 NEWCOMERS_SHOWN = 8
 
-PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
-CLUB_COLOUR = "BDD7EE"
 CLASS_CHOICES = tuple(c.letter for c in dbm.PlayerClass)
 
-PARAMETRES = TableSpec("Saison", "Parametres", (
-    Column("Paramètre", width=24),
-    Column("Valeur", width=30),
-))
+PARAMETRES = parameters_table("Saison", required=True)
 JOUEURS = TableSpec("Joueurs", "Joueurs", (
     Column("Joueur", width=26),
     Column("Club", width=30),
@@ -197,22 +193,8 @@ class Summary:
 
 def new_workbook() -> Workbook:
     """A fresh, empty season workbook."""
-    wb = openpyxl.Workbook()
-    saison = wb.active
-    saison.title = PARAMETRES.sheet
-    put(saison["A1"], TITLE)
-    saison["A1"].font = Font(bold=True, size=14)
-    for spec in (PARAMETRES,) + INPUTS:
-        if spec.sheet not in wb.sheetnames:
-            wb.create_sheet(spec.sheet)
-        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
-    type_rows(wb, PARAMETRES, [(name, None) for name in PARAMETERS])
-    for row, text in enumerate(GUIDE, start=9):
-        put(saison.cell(row, 1), text)
-    saison["A9"].font = Font(bold=True)
-    saison.freeze_panes = None
-    write_outputs(wb, [Output(spec, spec.columns, [], _title(_WHAT[spec.name])) for spec in _OUTPUTS])
-    mark_federation(wb, FEDERATION)
+    wb = start_workbook(TITLE, PARAMETRES, [(name, None) for name in PARAMETERS], INPUTS, GUIDE, 9)
+    finish_workbook(wb, FEDERATION, [(spec, title(TITLE, _WHAT[spec.name])) for spec in _OUTPUTS])
     return wb
 
 
@@ -228,17 +210,8 @@ def put_example(wb: Workbook) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _parse(problems: Problems, record: Record, header: str, parser, *args):
-    try:
-        return parser(record.values.get(header), *args)
-    except InvalidInput as exc:
-        problems.at(record, header, str(exc))
-        return None
-
-
 def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Thresholds | None]:
-    records = {fold(str(r.values["Paramètre"])): r for r in read_table(book, PARAMETRES, problems)
-               if r.values["Paramètre"] is not None}
+    records = parameter_records(book, PARAMETRES, problems)
     found = {}
     for name in ("seuil_S", "seuil_O"):
         record = records.get(fold(name))
@@ -246,7 +219,7 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Th
             problems.add(Problem(PARAMETRES.sheet, None, "Paramètre", f"ligne « {name} » absente de la table "
                                  f"« {PARAMETRES.name} » : ajoutez-la avec sa valeur"))
             continue
-        value = _parse(problems, record, "Valeur", as_number, f"nombre ({name})")
+        value = parse_cell(problems, record, "Valeur", as_number, f"nombre ({name})")
         if value is None and record.values.get("Valeur") is None:
             problems.at(record, "Valeur", f"{name} manquant : la moyenne finale du dernier joueur actif "
                                           f"({name[-1]}) de la saison précédente")
@@ -267,7 +240,7 @@ def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerC
     for record in read_table(book, JOUEURS, problems):
         player = as_text(record.values["Joueur"])
         club = as_text(record.values["Club"])
-        cls = _parse(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
+        cls = parse_cell(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
         if player is None:
             problems.at(record, "Joueur", "nom du joueur manquant")
             continue
@@ -287,31 +260,22 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
     rows: list[TournamentRow] = []
     seen: dict[str, Record] = {}
     for record in read_table(book, TOURNOIS, problems):
-        name = as_text(record.values["Tournoi"])
+        name = tournament_name(record, problems, seen, "poule")
         if name is None:
-            problems.at(record, "Tournoi", "nom du tournoi manquant")
             continue
-        key = name.casefold()
-        if key in seen:
-            problems.at(record, "Tournoi", f"tournoi « {name} » déjà déclaré ligne {seen[key].row} : "
-                                           "chaque poule a un nom unique (majuscules comprises)")
-            continue
-        if len(name) > MAX_TOURNAMENT_NAME:
-            problems.at(record, "Tournoi", f"nom de {len(name)} caractères : {MAX_TOURNAMENT_NAME} au plus")
-            continue
-        seen[key] = record
-        date = _parse(problems, record, "Date", as_date)
+        seen[name.casefold()] = record
+        date = parse_cell(problems, record, "Date", as_date)
         if date is None and record.values.get("Date") is None:
             problems.at(record, "Date", "date manquante : les poules sont prises dans l'ordre des dates "
                                         "(valeur actualisée des joueurs)")
-        rounds = _parse(problems, record, "Rondes", as_positive_int, "nombre de rondes")
+        rounds = parse_cell(problems, record, "Rondes", as_positive_int, "nombre de rondes")
         if rounds is None and record.values.get("Rondes") is None:
             problems.at(record, "Rondes", "nombre de rondes jouées manquant (4, parfois 5)")
         elif rounds is not None and rounds > MAX_ROUNDS:
             problems.at(record, "Rondes", f"nombre de rondes attendu : de 1 à {MAX_ROUNDS} ; trouvé {rounds}")
             rounds = None
-        doubles = _parse(problems, record, "Doubles", as_yes_no)
-        foreign = _parse(problems, record, "Étranger", as_yes_no)
+        doubles = parse_cell(problems, record, "Doubles", as_yes_no)
+        foreign = parse_cell(problems, record, "Étranger", as_yes_no)
         rows.append(TournamentRow(record, name, date, rounds, bool(doubles), bool(foreign)))
     return rows
 
@@ -321,17 +285,10 @@ def _read_results(book: Book, problems: Problems, tournaments: dict[str, Tournam
     seen: dict[tuple[str, str], Record] = {}
     for record in read_table(book, RESULTATS, problems):
         found = len(problems.items)
-        tournament = as_text(record.values["Tournoi"])
-        if tournament is None:
-            problems.at(record, "Tournoi", "nom du tournoi manquant")
-        elif tournament not in tournaments:
-            problems.at(record, "Tournoi", f"tournoi « {tournament} » absent de la table Tournois")
-        player = as_text(record.values["Joueur"])
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
+        tournament, player = tournament_and_player(record, problems, tournaments)
         partner = as_text(record.values.get("Équipier"))
-        place = _parse(problems, record, "Place", as_positive_int)
-        referee = _parse(problems, record, "Arbitre", as_yes_no)
+        place = parse_cell(problems, record, "Place", as_positive_int)
+        referee = parse_cell(problems, record, "Arbitre", as_yes_no)
         if len(problems.items) > found or tournament is None or player is None:
             continue
         row = tournaments[tournament]
@@ -412,30 +369,15 @@ def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, d
         shown = ", ".join(newcomers[:NEWCOMERS_SHOWN]) + (" …" if len(newcomers) > NEWCOMERS_SHOWN else "")
         warnings.append(f"{len(newcomers)} joueur{'s' if len(newcomers) > 1 else ''} sans classe dans la table "
                         f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} F (nouveaux joueurs) : {shown}.")
-    spellings: dict[str, set[str]] = defaultdict(set)
-    for p in set(people) | set(classes):
-        spellings[fold(p)].add(p)
-    for names in spellings.values():
-        if len(names) > 1:
-            shown = " et ".join(f"« {n} »" for n in sorted(names))
-            warnings.append(f"{shown} sont-ils la même personne ? Les noms sont comparés tels quels "
-                            "(majuscules et accents compris) : corrigez l'orthographe si c'est le cas.")
-    return warnings
+    return warnings + spelling_warnings(set(people) | set(classes))
 
 
 def season_label(given: str | None, rows: list[TournamentRow]) -> str:
     """The season's name: the ``Saison`` parameter, or the years of its poules (``2025-2026``)."""
-    if given:
-        return given
-    years = sorted({t.date.year for t in rows if t.date})
-    return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
+    return given or season_years(t.date for t in rows)
 
 
-def _quiet(step: str) -> None:
-    pass
-
-
-def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Read and check the input tables, then compute the season; every problem is reported at once."""
     progress("lecture")
     forget_own_formats(book, _OUTPUTS)
@@ -466,7 +408,8 @@ def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
 
 
 def _decimal(x: float) -> str:
-    return format_half_up(x, 2).replace(".", ",")
+    """Two decimals, as MVB, CMM, VFT and means are published, with the French decimal comma."""
+    return decimal_comma(x, 2)
 
 
 def valeurs_rows(summary: Summary) -> list[list[object]]:
@@ -599,24 +542,16 @@ _WHAT = {
 }
 
 
-def _title(what: str, season: str = "", day: dt.date | None = None) -> str:
-    title = f"{TITLE} {season}".strip() + f" — {what}"
-    return f"{title} au {day:%d/%m/%Y}" if day else title
-
-
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """The published tables, with their titles; the podium highlighted, or a club's players."""
     day = day or dt.date.today()
     table1 = tableau1_rows(summary)
-    if club is None:
-        highlights = {i: PODIUM[row[0]] for i, row in enumerate(table1) if row[0] in PODIUM}
-    else:
-        highlights = {i: CLUB_COLOUR for i, row in enumerate(table1) if summary.clubs.get(row[1]) == club}
+    highlights = podium_or_club(table1, summary.clubs, club)
     made = {
         "Valeurs": valeurs_rows(summary), "Points": points_rows(summary), "Tableau1": table1,
         "Tableau2": tableau2_rows(summary), "Equipes": equipes_rows(summary), "Classes": classes_rows(summary),
     }
-    return [Output(spec, spec.columns, made[spec.name], _title(_WHAT[spec.name], summary.season, day),
+    return [Output(spec, spec.columns, made[spec.name], title(TITLE, _WHAT[spec.name], summary.season, day),
                    highlights if spec is TABLEAU1 else {}) for spec in _OUTPUTS]
 
 
@@ -629,18 +564,16 @@ def report(summary: Summary) -> list[str]:
     table1 = summary.report.tableau1
     lines = [f"{_count(len(summary.tournaments), 'poule')}, {_count(len(summary.report.records), 'joueur')}, "
              f"{_count(len(table1), 'actif')} au tableau 1."]
-    for ranked in table1[:SHOWN]:
+
+    def line(ranked: dbm.Ranked) -> str:
         name = ranked.record.player + (" *" if ranked.record.three_only else "")
-        lines.append(f"  {ranked.place:>3}. {name:<30} {_decimal(ranked.record.total):>8}")
-    if len(table1) > SHOWN:
-        lines.append(f"  … et {len(table1) - SHOWN} autres (feuille « {TABLEAU1.sheet} »).")
-    return lines
+        return f"  {ranked.place:>3}. {name:<30} {_decimal(ranked.record.total):>8}"
+
+    return lines + top_lines(table1, SHOWN, TABLEAU1.sheet, line)
 
 
-def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Compute the season and rewrite the published tables (in memory)."""
     summary = compute(book, progress)
-    progress("écriture")
-    write_outputs(book.wb, outputs(summary))
-    mark_federation(book.wb, FEDERATION)
+    write_published(book, FEDERATION, summary, outputs, progress)
     return summary

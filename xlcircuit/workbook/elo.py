@@ -8,18 +8,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
-import openpyxl
-from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from .. import elo, example_elo
 from ..errors import InvalidInput, WorkbookProblems
 from ..text import fold
-from .io import Book, mark_federation
+from .io import Book
+from .sheets import (
+    CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
+    start_workbook, title, top_lines, write_published,
+)
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, as_number, as_text,
-    forget_own_formats, put, read_table, type_rows, write_outputs,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, forget_own_formats, read_table,
+    type_rows,
 )
 
 FEDERATION = "elo"
@@ -34,10 +36,6 @@ CHANGE_FORMAT = "+0;-0;0"
 #: A total beyond this is a typing mistake.
 MAX_TOTAL = 1e9
 
-#: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
-PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
-CLUB_COLOUR = "BDD7EE"
-
 #: Who wins, as the Réglages table says it (any case, accents optional).
 LOWEST, HIGHEST = "plus petit total", "plus grand total"
 _WINNER_WORDS = {
@@ -47,14 +45,8 @@ _WINNER_WORDS = {
             "maximum", "haut", "plus haut"},
 }
 
-REGLAGES = TableSpec("Réglages", "Reglages", (
-    Column("Paramètre", width=24),
-    Column("Valeur", width=30),
-), required=False)
-JOUEURS = TableSpec("Joueurs", "Joueurs", (
-    Column("Joueur", width=26),
-    Column("Club", width=30),
-), required=False)
+REGLAGES = parameters_table("Réglages", "Reglages")
+JOUEURS = CLUBS
 PARTIES = TableSpec("Parties", "Parties", (
     Column("Date", width=12, number_format=DATE_FORMAT),
     Column("Partie", width=14),
@@ -142,26 +134,12 @@ SHOWN = 10  # standings lines printed after a fill
 
 def new_workbook() -> Workbook:
     """A fresh, empty ranked-Elo workbook."""
-    wb = openpyxl.Workbook()
-    settings = wb.active
-    settings.title = REGLAGES.sheet
-    put(settings["A1"], TITLE)
-    settings["A1"].font = Font(bold=True, size=14)
-    for spec in (REGLAGES, JOUEURS, PARTIES):
-        if spec.sheet not in wb.sheetnames:
-            wb.create_sheet(spec.sheet)
-        add_input_table(wb, spec, at=(3, 1) if spec is REGLAGES else (1, 1))
-    type_rows(wb, REGLAGES, [("Nom", None), ("Vainqueur", LOWEST)])
+    wb = start_workbook(TITLE, REGLAGES, [("Nom", None), ("Vainqueur", LOWEST)], (JOUEURS, PARTIES), GUIDE, 8)
     winner = DataValidation(type="list", formula1=f'"{LOWEST},{HIGHEST}"', allow_blank=True)
-    winner.add("B5")
-    settings.add_data_validation(winner)
-    for row, text in enumerate(GUIDE, start=8):
-        put(settings.cell(row, 1), text)
-    settings["A8"].font = Font(bold=True)
-    settings.freeze_panes = None
-    write_outputs(wb, [Output(HISTORIQUE, HISTORIQUE.columns, [], _title("historique des parties")),
-                       Output(CLASSEMENT, CLASSEMENT.columns, [], _title("classement"))])
-    mark_federation(wb, FEDERATION)
+    winner.add("B5")  # the Vainqueur line
+    wb[REGLAGES.sheet].add_data_validation(winner)
+    finish_workbook(wb, FEDERATION, [(HISTORIQUE, _title("historique des parties")),
+                                     (CLASSEMENT, _title("classement"))])
     return wb
 
 
@@ -173,14 +151,6 @@ def put_example(wb: Workbook) -> None:
 
 
 # --- reading ---------------------------------------------------------------------------------
-
-
-def _parse(problems: Problems, record: Record, header: str, parser, *args):
-    try:
-        return parser(record.values.get(header), *args)
-    except InvalidInput as exc:
-        problems.at(record, header, str(exc))
-        return None
 
 
 def winner_rule(value: object) -> bool:
@@ -199,7 +169,7 @@ def _read_settings(book: Book, problems: Problems) -> tuple[bool, str]:
     for record in read_table(book, REGLAGES, problems):
         key = fold(str(record.values["Paramètre"] or ""))
         if key == "vainqueur":
-            parsed = _parse(problems, record, "Valeur", winner_rule)
+            parsed = parse_cell(problems, record, "Valeur", winner_rule)
             lowest_wins = True if parsed is None else parsed
         elif key == "nom":
             name = as_text(record.values["Valeur"]) or ""
@@ -220,7 +190,7 @@ def _read_lines(book: Book, problems: Problems) -> list[Entry]:
     entries = []
     for record in read_table(book, PARTIES, problems):
         found = len(problems.items)
-        date = _parse(problems, record, "Date", as_date)
+        date = parse_cell(problems, record, "Date", as_date)
         if date is None and len(problems.items) == found:
             problems.at(record, "Date", "date manquante : chaque partie a sa date (jj/mm/aaaa)")
         game = as_text(record.values["Partie"])
@@ -229,7 +199,7 @@ def _read_lines(book: Book, problems: Problems) -> list[Entry]:
         player = as_text(record.values["Joueur"])
         if player is None:
             problems.at(record, "Joueur", "nom du joueur manquant")
-        total = _parse(problems, record, "Total", _total)
+        total = parse_cell(problems, record, "Total", _total)
         if total is None and record.values.get("Total") is None:
             problems.at(record, "Total", "total manquant : le score du joueur dans cette partie")
         if len(problems.items) == found:
@@ -263,29 +233,8 @@ def _games(entries: list[Entry], problems: Problems) -> list[elo.Game]:
     return games
 
 
-def _read_clubs(book: Book, problems: Problems) -> dict[str, str]:
-    clubs: dict[str, str] = {}
-    for record in read_table(book, JOUEURS, problems):
-        player, club = as_text(record.values["Joueur"]), as_text(record.values["Club"])
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        elif player in clubs and club and clubs[player] != club:
-            problems.at(record, "Club", f"{player} est déjà dans le club « {clubs[player]} »")
-        elif club:
-            clubs[player] = club
-    return clubs
-
-
 def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
-    warnings = []
-    spellings: dict[str, set[str]] = defaultdict(set)
-    for entry in entries:
-        spellings[fold(entry.player)].add(entry.player)
-    for names in spellings.values():
-        if len(names) > 1:
-            shown = " et ".join(f"« {n} »" for n in sorted(names))
-            warnings.append(f"{shown} sont-ils la même personne ? Les noms sont comparés tels quels "
-                            "(majuscules et accents compris) : corrigez l'orthographe si c'est le cas.")
+    warnings = spelling_warnings(entry.player for entry in entries)
     players = {entry.player for entry in entries}
     strangers = sorted(p for p in clubs if p not in players)
     if strangers:
@@ -293,17 +242,13 @@ def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
     return warnings
 
 
-def _quiet(step: str) -> None:
-    pass
-
-
-def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Read and check the input tables, then play the history; every problem is reported at once."""
     progress("lecture")
     forget_own_formats(book, (HISTORIQUE, CLASSEMENT))
     problems = Problems()
     lowest_wins, name = _read_settings(book, problems)
-    clubs = _read_clubs(book, problems)
+    clubs = read_clubs(book, JOUEURS, problems)
     entries = _read_lines(book, problems)
     games = _games(entries, problems)
     if problems:
@@ -340,22 +285,19 @@ def standings_rows(summary: Summary) -> list[list[object]]:
 
 
 def _title(what: str, name: str = "", day: dt.date | None = None) -> str:
-    title = (f"{TITLE} : {name}" if name else TITLE) + f" — {what}"
-    return f"{title} au {day:%d/%m/%Y}" if day else title
+    """A published table's title: the federation's, with the ranking's name when it has one."""
+    return title(f"{TITLE} : {name}" if name else TITLE, what, day=day)
 
 
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """The published tables, with their titles; the podium highlighted, or a club's players."""
     day = day or dt.date.today()
     standings = standings_rows(summary)
-    if club is None:
-        highlights = {i: PODIUM[row[0]] for i, row in enumerate(standings) if row[0] in PODIUM}
-    else:
-        highlights = {i: CLUB_COLOUR for i, row in enumerate(standings) if summary.clubs.get(row[1]) == club}
     return [
         Output(HISTORIQUE, HISTORIQUE.columns, history_rows(summary),
                _title("historique des parties", summary.name, day)),
-        Output(CLASSEMENT, CLASSEMENT.columns, standings, _title("classement", summary.name, day), highlights),
+        Output(CLASSEMENT, CLASSEMENT.columns, standings, _title("classement", summary.name, day),
+               podium_or_club(standings, summary.clubs, club)),
     ]
 
 
@@ -366,18 +308,13 @@ def report(summary: Summary) -> list[str]:
     winner = LOWEST if summary.lowest_wins else HIGHEST
     lines = [f"{len(summary.games)} parties, {len(standings)} joueurs ({placement} en placement) ; "
              f"le {winner} gagne."]
-    for s in standings[:SHOWN]:
-        lines.append(f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")
-    if len(standings) > SHOWN:
-        lines.append(f"  … et {len(standings) - SHOWN} autres (feuille « {CLASSEMENT.sheet} »).")
-    return lines
+    return lines + top_lines(standings, SHOWN, CLASSEMENT.sheet,
+                             lambda s: f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")
 
 
-def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Play the history and rewrite the published tables (in memory)."""
     summary = compute(book, progress)
-    progress("écriture")
-    write_outputs(book.wb, outputs(summary))
-    mark_federation(book.wb, FEDERATION)
+    write_published(book, FEDERATION, summary, outputs, progress)
     return summary
 

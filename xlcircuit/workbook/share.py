@@ -28,8 +28,8 @@ CLUB_POINTS = TableSpec("Points du club", "PointsClub", ())
 _UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]+')
 _RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10)}
 _CSV_PROTECT = FORMULA_STARTS + ("\t", "\r")
-#: Decimals a CSV value is rounded to (half up), by the number format it has in the workbook.
-_DECIMALS = {"0": 0, "0.0": 1, "0.00": 2, "0%": 2}
+#: A number format whose positive section CSV values follow: "0", "0.00", "0%", "+0;-0;0"…
+_NUMBER_FORMAT = re.compile(r"\+?0(?:\.(0+))?(%?)")
 
 
 def safe_filename(name: str, limit: int = 80) -> str:
@@ -86,13 +86,21 @@ def _player_column(output: Output) -> int:
     return [c.header for c in output.columns].index("Joueur")
 
 
+def _decimals(number_format: str | None) -> int:
+    """Decimals a CSV value is rounded to (half up): those its number format shows, else 6."""
+    match = _NUMBER_FORMAT.fullmatch((number_format or "").split(";")[0])
+    if match is None:
+        return 6
+    return len(match.group(1) or "") + (2 if match.group(2) else 0)
+
+
 def _csv_value(value: object, number_format: str | None) -> str:
     if value is None:
         return ""
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     if isinstance(value, float):
-        return format_half_up(value, _DECIMALS.get(number_format or "", 6))
+        return format_half_up(value, _decimals(number_format))
     text = str(value)
     # A spreadsheet opening the CSV must not run a name as a formula: a leading quote keeps it text.
     return "'" + text if text.startswith(_CSV_PROTECT) else text

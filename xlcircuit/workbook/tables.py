@@ -8,6 +8,7 @@ at each fill; whatever stands around them on their sheet is left alone.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -182,7 +183,8 @@ def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
     book.unkept = [u for u in book.unkept if not ours(u)]
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
+    """A typed value as a message quotes it: text between « », anything else as it is."""
     return f"« {value} »" if isinstance(value, str) else str(value)
 
 
@@ -197,20 +199,38 @@ def as_text(value: object) -> str | None:
     return clean(str(value)) or None
 
 
-def as_positive_int(value: object, what: str = "place") -> int | None:
-    """A positive whole number (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
-    if value is None:
-        return None
+def _whole(value: object) -> int | None:
+    """A whole number (``3``, ``3.0`` or the text ``"3"``); None for anything else."""
     number = value
     if isinstance(value, str):
         try:
             number = float(value.replace(",", "."))
         except ValueError:
-            number = None
+            return None
     if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
-            or not float(number).is_integer() or number < 1:
-        raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {_shown(value)}")
+            or not float(number).is_integer():
+        return None
     return int(number)
+
+
+def as_positive_int(value: object, what: str = "place") -> int | None:
+    """A positive whole number (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
+    if value is None:
+        return None
+    number = _whole(value)
+    if number is None or number < 1:
+        raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {shown(value)}")
+    return number
+
+
+def as_whole(value: object, what: str, low: int, high: int) -> int | None:
+    """A whole number from ``low`` to ``high`` (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
+    if value is None:
+        return None
+    number = _whole(value)
+    if number is None or not low <= number <= high:
+        raise InvalidInput(f"{what} attendu : un entier de {low} à {high} ; trouvé {shown(value)}")
+    return number
 
 
 def as_number(value: object, what: str = "nombre") -> float | None:
@@ -219,12 +239,15 @@ def as_number(value: object, what: str = "nombre") -> float | None:
         return None
     if isinstance(value, str):
         try:
-            return float(value.replace(",", ".").replace(" ", ""))
+            number = float(value.replace(",", ".").replace(" ", ""))
         except ValueError:
             pass
-    elif isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
+        else:
+            if math.isfinite(number):  # "nan", "inf" and "1e400" are text, not numbers
+                return number
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
-    raise InvalidInput(f"{what} attendu ; trouvé {_shown(value)}")
+    raise InvalidInput(f"{what} attendu ; trouvé {shown(value)}")
 
 
 _YES = {"oui", "o", "x", "vrai", "true", "yes", "1"}
@@ -242,7 +265,7 @@ def as_yes_no(value: object) -> bool:
         return True
     if key in _NO:
         return False
-    raise InvalidInput(f"« oui » ou vide attendu ; trouvé {_shown(value)}")
+    raise InvalidInput(f"« oui » ou vide attendu ; trouvé {shown(value)}")
 
 
 def as_date(value: object) -> dt.date | None:
@@ -259,7 +282,7 @@ def as_date(value: object) -> dt.date | None:
                 return dt.datetime.strptime(value.strip(), pattern).date()
             except ValueError:
                 continue
-    raise InvalidInput(f"date attendue (jj/mm/aaaa) ; trouvé {_shown(value)}")
+    raise InvalidInput(f"date attendue (jj/mm/aaaa) ; trouvé {shown(value)}")
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -464,3 +487,23 @@ def chart_title(chart) -> str:
     if rich is None:
         return ""
     return "".join(run.t or "" for paragraph in rich.p for run in (paragraph.r or []))
+
+
+def remove_table(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
+    """Remove a published table of ``ws`` with what :func:`write_table` and :func:`style_output` put there:
+    its cells (values and looks), its title, its conditional formats, its header row's height. Returns where
+    it stood. For tables laid out afresh at each fill (several stacked on a sheet, in varying number)."""
+    key = next(k for k in ws.tables if k.casefold() == name.casefold())
+    area = range_boundaries(ws.tables[key].ref)
+    del ws.tables[key]
+    for cell in _cells_in(ws, area):
+        del ws._cells[cell.row, cell.column]
+    if area[1] > TITLE_ROWS:
+        ws._cells.pop((area[1] - TITLE_ROWS, area[0]), None)
+    _drop_rules(ws, area)
+    header = ws.row_dimensions.get(area[1])
+    if header is not None and header.height == HEADER_HEIGHT:
+        header.height = None
+        if not dict(header):  # nothing else set on that row: as if never touched
+            del ws.row_dimensions[area[1]]
+    return area

@@ -8,7 +8,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
-import openpyxl
 from openpyxl.chart import BarChart, Reference, ScatterChart, Series
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
@@ -17,12 +16,16 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import example_tdf, tdf
 from ..errors import InvalidInput, WorkbookProblems
-from ..mechanics import format_half_up
 from ..text import fold
-from .io import Book, mark_federation
+from .io import Book
+from .sheets import (
+    CLUBS, decimal_comma, finish_workbook, parse_cell, podium_or_club, quiet, read_clubs, read_parameters, season_years,
+    parameters_table, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
+    write_published,
+)
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_date, forget_own_formats, as_number, as_positive_int,
-    as_text, as_yes_no, chart_title, put, read_table, table_bounds, type_rows, write_outputs,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no, chart_title,
+    forget_own_formats, put, read_table, table_bounds, type_rows,
 )
 
 FEDERATION = "tdf"
@@ -33,26 +36,15 @@ DATE_FORMAT = "dd/mm/yyyy"
 POINTS_FORMAT = "0"  # tournament points are published to the unit
 TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
 WEIGHT_FORMAT = "0%"
-#: A tournament's name heads a column of the standings: kept short enough for any spreadsheet.
-MAX_TOURNAMENT_NAME = 100
 #: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x).
 MAX_IMPOSED = 100_000
 
-#: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
-PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
-CLUB_COLOUR = "BDD7EE"
 TOP = 15  # players in the standings' bar chart
 MAX_CURVES = 100  # tournaments drawn on the Courbes sheet (the most recent ones)
 CURVES_SHEET = "Courbes"
 
-PARAMETRES = TableSpec("Saison", "Parametres", (
-    Column("Paramètre", width=24),
-    Column("Valeur", width=30),
-), required=False)
-JOUEURS = TableSpec("Joueurs", "Joueurs", (
-    Column("Joueur", width=26),
-    Column("Club", width=30),
-), required=False)
+PARAMETRES = parameters_table("Saison")
+JOUEURS = CLUBS
 TOURNOIS = TableSpec("Tournois", "Tournois", (
     Column("Tournoi", width=36),
     Column("Date", width=12, number_format=DATE_FORMAT),
@@ -145,24 +137,10 @@ SHOWN = 10  # standings lines printed after a fill
 
 def new_workbook() -> Workbook:
     """A fresh, empty season workbook."""
-    wb = openpyxl.Workbook()
-    saison = wb.active
-    saison.title = PARAMETRES.sheet
-    put(saison["A1"], TITLE)
-    saison["A1"].font = Font(bold=True, size=14)
-    for spec in (PARAMETRES, JOUEURS, TOURNOIS, RESULTATS):
-        if spec.sheet not in wb.sheetnames:
-            wb.create_sheet(spec.sheet)
-        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
-    type_rows(wb, PARAMETRES, [("Saison", None)])
-    for row, text in enumerate(GUIDE, start=7):
-        put(saison.cell(row, 1), text)
-    saison["A7"].font = Font(bold=True)
-    saison.freeze_panes = None
-    write_outputs(wb, [Output(POINTS, POINTS.columns, [], _title("points par tournoi")),
-                       Output(CLASSEMENT, CLASSEMENT.columns, [], _title("classement"))])
+    wb = start_workbook(TITLE, PARAMETRES, [("Saison", None)], (JOUEURS, TOURNOIS, RESULTATS), GUIDE, 7)
+    finish_workbook(wb, FEDERATION, [(POINTS, title(TITLE, "points par tournoi")),
+                                     (CLASSEMENT, title(TITLE, "classement"))])
     wb.create_sheet(CURVES_SHEET)
-    mark_federation(wb, FEDERATION)
     return wb
 
 
@@ -175,14 +153,6 @@ def put_example(wb: Workbook) -> None:
 
 
 # --- reading ---------------------------------------------------------------------------------
-
-
-def _parse(problems: Problems, record: Record, header: str, parser, *args):
-    try:
-        return parser(record.values.get(header), *args)
-    except InvalidInput as exc:
-        problems.at(record, header, str(exc))
-        return None
 
 
 def _imposed(value: object) -> tuple[float | None, int | None]:
@@ -200,27 +170,19 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
     seen: dict[str, Record] = {}
     reserved = {c.header.casefold() for c in CLASSEMENT.columns}
     for record in read_table(book, TOURNOIS, problems):
-        name = as_text(record.values["Tournoi"])
-        if name is None:
-            problems.at(record, "Tournoi", "nom du tournoi manquant")
-            continue
         # Each tournament is a column of the Classement table, whose headers Excel compares without case.
+        name = tournament_name(record, problems, seen, "tournoi")
+        if name is None:
+            continue
         key = name.casefold()
-        if key in seen:
-            problems.at(record, "Tournoi", f"tournoi « {name} » déjà déclaré ligne {seen[key].row} : "
-                                           "chaque tournoi a un nom unique (majuscules comprises)")
-            continue
-        if len(name) > MAX_TOURNAMENT_NAME:
-            problems.at(record, "Tournoi", f"nom de {len(name)} caractères : {MAX_TOURNAMENT_NAME} au plus")
-            continue
         if key in reserved:
             problems.at(record, "Tournoi", f"« {name} » est le nom d'une colonne du classement : "
                                            "choisissez un autre nom de tournoi")
             continue
         seen[key] = record
-        date = _parse(problems, record, "Date", as_date)
-        kind = _parse(problems, record, "Type", tdf.Kind.parse)
-        interrupted = _parse(problems, record, "Interrompu", as_yes_no)
+        date = parse_cell(problems, record, "Date", as_date)
+        kind = parse_cell(problems, record, "Type", tdf.Kind.parse)
+        interrupted = parse_cell(problems, record, "Interrompu", as_yes_no)
         rows.append(TournamentRow(record, name, date, kind or tdf.Kind.NORMAL, bool(interrupted)))
     return rows
 
@@ -229,17 +191,10 @@ def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list
     entries = []
     for record in read_table(book, RESULTATS, problems):
         found = len(problems.items)
-        tournament = as_text(record.values["Tournoi"])
-        if tournament is None:
-            problems.at(record, "Tournoi", "nom du tournoi manquant")
-        elif tournament not in tournaments:
-            problems.at(record, "Tournoi", f"tournoi « {tournament} » absent de la table Tournois")
-        player = as_text(record.values["Joueur"])
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        place = _parse(problems, record, "Place", as_positive_int)
-        role = _parse(problems, record, "Rôle", tdf.Role.parse)
-        imposed_points, imposed_place = _parse(problems, record, "Points imposés", _imposed) or (None, None)
+        tournament, player = tournament_and_player(record, problems, tournaments)
+        place = parse_cell(problems, record, "Place", as_positive_int)
+        role = parse_cell(problems, record, "Rôle", tdf.Role.parse)
+        imposed_points, imposed_place = parse_cell(problems, record, "Points imposés", _imposed) or (None, None)
         if len(problems.items) > found or tournament is None or player is None:
             continue
         if place is None and role is None:
@@ -282,59 +237,25 @@ def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: td
                             "elle remontent d'une place.")
         if not report.scored[t.name]:
             warnings.append(f"Le tournoi « {t.name} » n'a encore aucun résultat.")
-    spellings: dict[str, set[str]] = defaultdict(set)
-    for entry in entries:
-        spellings[fold(entry.line.player)].add(entry.line.player)
-    for names in spellings.values():
-        if len(names) > 1:
-            shown = " et ".join(f"« {n} »" for n in sorted(names))
-            warnings.append(f"{shown} sont-ils la même personne ? Les noms sont comparés tels quels "
-                            "(majuscules et accents compris) : corrigez l'orthographe si c'est le cas.")
-    return warnings
-
-
-def _read_parameters(book: Book, problems: Problems) -> dict[str, object]:
-    return {fold(str(r.values["Paramètre"])): r.values["Valeur"]
-            for r in read_table(book, PARAMETRES, problems) if r.values["Paramètre"] is not None}
-
-
-def _read_clubs(book: Book, problems: Problems) -> dict[str, str]:
-    clubs: dict[str, str] = {}
-    for record in read_table(book, JOUEURS, problems):
-        player, club = as_text(record.values["Joueur"]), as_text(record.values["Club"])
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        elif player in clubs and club and clubs[player] != club:
-            problems.at(record, "Club", f"{player} est déjà dans le club « {clubs[player]} »")
-        elif club:
-            clubs[player] = club
-    return clubs
+    return warnings + spelling_warnings(entry.line.player for entry in entries)
 
 
 def season_label(parameters: dict[str, object], tournaments: list[TournamentRow]) -> str:
     """The season's name: the ``Saison`` parameter, or the years of its tournaments (``2025-2026``)."""
-    given = as_text(parameters.get("saison"))
-    if given:
-        return given
-    years = sorted({t.date.year for t in tournaments if t.date})
-    return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
+    return as_text(parameters.get("saison")) or season_years(t.date for t in tournaments)
 
 
 def _order(t: TournamentRow) -> tuple:
     return (t.date is None, t.date or dt.date.min, fold(t.name), t.name)
 
 
-def _quiet(step: str) -> None:
-    pass
-
-
-def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Read and check the input tables, then compute the season; every problem is reported at once."""
     progress("lecture")
     forget_own_formats(book, (POINTS, CLASSEMENT))
     problems = Problems()
-    parameters = _read_parameters(book, problems)
-    clubs = _read_clubs(book, problems)
+    parameters = read_parameters(book, PARAMETRES, problems)
+    clubs = read_clubs(book, JOUEURS, problems)
     tournaments = sorted(_read_tournaments(book, problems), key=_order)
     entries = _read_results(book, problems, {t.name for t in tournaments})
     _check_tournaments(entries, problems)
@@ -414,23 +335,14 @@ def standings_rows(summary: Summary) -> list[list[object]]:
     ]
 
 
-def _title(what: str, season: str = "", day: dt.date | None = None) -> str:
-    title = f"{TITLE} {season}".strip() + f" — {what}"
-    return f"{title} au {day:%d/%m/%Y}" if day else title
-
-
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """The published tables, with their titles; the podium highlighted, or a club's players."""
     day = day or dt.date.today()
     standings = standings_rows(summary)
-    if club is None:
-        highlights = {i: PODIUM[row[0]] for i, row in enumerate(standings) if row[0] in PODIUM}
-    else:
-        highlights = {i: CLUB_COLOUR for i, row in enumerate(standings) if summary.clubs.get(row[1]) == club}
     return [
-        Output(POINTS, POINTS.columns, points_rows(summary), _title("points par tournoi", summary.season, day)),
-        Output(CLASSEMENT, standings_columns(summary), standings, _title("classement", summary.season, day),
-               highlights),
+        Output(POINTS, POINTS.columns, points_rows(summary), title(TITLE, "points par tournoi", summary.season, day)),
+        Output(CLASSEMENT, standings_columns(summary), standings, title(TITLE, "classement", summary.season, day),
+               podium_or_club(standings, summary.clubs, club)),
     ]
 
 
@@ -438,13 +350,9 @@ def report(summary: Summary) -> list[str]:
     """What ``check`` and ``fill`` print: the counts, then the top of the standings (French)."""
     standings = summary.report.standings
     ranked = [s for s in standings if s.rank is not None]
-    lines = [f"{len(summary.tournaments)} tournois, {len(standings)} personnes, {len(ranked)} classées."]
-    for st in ranked[:SHOWN]:
-        total = format_half_up(st.season.total, 1).replace(".", ",")  # French decimal comma
-        lines.append(f"  {st.rank:>3}. {st.player:<28} {total:>8}")
-    if len(ranked) > SHOWN:
-        lines.append(f"  … et {len(ranked) - SHOWN} autres (feuille « {CLASSEMENT.sheet} »).")
-    return lines
+    counts = f"{len(summary.tournaments)} tournois, {len(standings)} personnes, {len(ranked)} classées."
+    return [counts] + top_lines(ranked, SHOWN, CLASSEMENT.sheet,
+                                lambda st: f"  {st.rank:>3}. {st.player:<28} {decimal_comma(st.season.total, 1):>8}")
 
 
 def _remove_our_charts(ws: Worksheet, titles: set[str]) -> None:
@@ -531,13 +439,10 @@ def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
         ws.add_chart(chart, f"{'A' if i % 2 == 0 else 'J'}{3 + 16 * (i // 2)}")
 
 
-def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Compute the season and rewrite the published tables and charts (in memory)."""
     summary = compute(book, progress)
-    progress("écriture")
-    points, standings = outputs(summary)
-    points_sheet, standings_sheet = write_outputs(book.wb, [points, standings])
+    (points, points_sheet), (standings, standings_sheet) = write_published(book, FEDERATION, summary, outputs, progress)
     _top_chart(standings_sheet, standings)
     _curves(book.wb, points_sheet, points)
-    mark_federation(book.wb, FEDERATION)
     return summary

@@ -1,28 +1,39 @@
-"""The TORRES season workbook: reads ``Joueurs`` and ``Matchs``, writes ``Points``, ``Classements``,
-``Mouvements`` and ``Saison suivante``; ``xlcircuit schedule`` writes ``Calendrier``. An adapter: every
-rule is in :mod:`xlcircuit.torres`."""
+"""The TORRES season workbook: reads ``Joueurs`` and ``Matchs``, writes ``Classement général``, ``Points``,
+``Mouvements`` and ``Saison suivante`` (:func:`outputs`) and the ``Classements`` sheet, one table per group
+(:func:`group_outputs`, laid out afresh at each fill by :func:`write_groups`); ``xlcircuit schedule`` writes
+``Calendrier``. An adapter: every rule is in :mod:`xlcircuit.torres`, and what it reads is bounded so that
+the core never refuses it (a located problem instead)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import zlib
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Callable
+from typing import Callable, Sequence
 
-import openpyxl
-from openpyxl.styles import Font
+from openpyxl.formatting.rule import DataBarRule
+from openpyxl.styles import PatternFill
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.pagebreak import Break
+from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import example_torres, torres
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
+from .sheets import (
+    CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, quiet, read_parameters,
+    spelling_warnings, start_workbook, title, write_published,
+)
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_number, as_positive_int, as_text, as_yes_no,
-    forget_own_formats, put, read_table, type_rows, write_outputs,
+    DATA_BAR_COLOUR, HEADER_ALIGNMENT, HEADER_HEIGHT, TITLE_FONT, TITLE_ROWS, Column, Output, Problems, Record,
+    TableSpec, as_number, as_positive_int, as_text, as_whole, as_yes_no, find_table, forget_own_formats, put,
+    read_table, remove_table, shown, table_bounds, type_rows, write_outputs, write_table,
 )
 
 FEDERATION = "torres"
@@ -35,15 +46,13 @@ DIFF_FORMAT = "+0;-0;0"  # as the source writes them: +42, -18
 ELO_FORMAT = "0"
 #: The seed of the draws when the Saison sheet gives none and no season name either.
 DEFAULT_SEED = 0
+#: Deepest division read: division d has 2 ** (d - 1) groups (D10: 512 groups, about 10,000 players).
+MAX_DIVISION = 10
 
-#: Row colours of the standings: champion, moving up, going down, leaving; and a club's players.
+#: Row colours of the standings: champion, moving up, going down, leaving (a club's players: CLUB_COLOUR).
 COLOURS = {"champion": "FFE699", "up": "C6EFCE", "down": "FFC7CE", "leaves": "D9D9D9"}
-CLUB_COLOUR = "BDD7EE"
 
-PARAMETRES = TableSpec("Saison", "Parametres", (
-    Column("Paramètre", width=24),
-    Column("Valeur", width=30),
-), required=False)
+PARAMETRES = parameters_table("Saison")
 JOUEURS = TableSpec("Joueurs", "Joueurs", (
     Column("Joueur", width=26),
     Column("Elo", width=8, number_format=ELO_FORMAT),
@@ -71,9 +80,8 @@ POINTS = TableSpec("Points", "Points", (
     Column("Différence", width=11, number_format=DIFF_FORMAT),
     Column("Remarque", width=50),
 ))
-CLASSEMENTS = TableSpec("Classements", "Classements", (
-    Column("Division", width=10),
-    Column("Groupe", width=9),
+#: A group's standings, every tie-breaker shown (§3), and the end of season's verdict.
+STANDING_COLUMNS = (
     Column("Rang", width=7),
     Column("Joueur", width=26),
     Column("Statut", width=10),
@@ -83,7 +91,19 @@ CLASSEMENTS = TableSpec("Classements", "Classements", (
     Column("Points particuliers", width=12, number_format=POINTS_FORMAT),
     Column("Elo", width=8, number_format=ELO_FORMAT),
     Column("Mouvement", width=18),
+)
+#: Every group in one table (filters, CSV, clubs' workbooks, PDF): the standings of :data:`STANDINGS`.
+GENERAL = TableSpec("Classement général", "ClassementGeneral", (
+    Column("Division", width=10),
+    Column("Groupe", width=9),
+    *STANDING_COLUMNS,
 ))
+#: The sheet of one table per group, each named ``Classement_D2_G1`` (division 2, group 1) under its title,
+#: stacked by division then group, each group printed on a page of its own.
+GROUPS_SHEET = "Classements"
+GROUP_TABLE = re.compile(r"Classement_D\d+_G\d+", re.IGNORECASE)  # a table of ours on that sheet
+GROUP_GAP = 2  # blank rows between a group's table and the next group's title
+PRINT_SCALE = 85  # percent: a group's columns on one landscape page (Letter or A4)
 MOUVEMENTS = TableSpec("Mouvements", "Mouvements", (
     Column("Division", width=10),
     Column("Groupe", width=9),
@@ -123,14 +143,16 @@ GUIDE = [
     "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…",
     "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
     "",
-    "Les tables Points, Classements, Mouvements et Saison suivante sont réécrites à chaque remplissage :",
-    "n'y tapez rien. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
+    "La feuille Classements (un tableau par groupe, avec tous les critères de départage) et les tables",
+    "Classement général (tous les groupes, à filtrer), Points, Mouvements et Saison suivante sont",
+    "réécrites à chaque remplissage : n'y tapez rien. Vos autres feuilles, colonnes, formules et mises",
+    "en forme sont conservées, comme ce que vous écrivez à côté des tableaux de la feuille Classements.",
 ]
 
 #: The tables the organiser fills in (named by ``xlcircuit new``).
 INPUTS = (JOUEURS, MATCHS)
 #: The main standings (shared as PDF, highlighted per club) and the per-result lines (per club).
-STANDINGS, LINES = CLASSEMENTS, POINTS
+STANDINGS, LINES = GENERAL, POINTS
 SHOWN = 10  # standings lines printed after a fill
 
 
@@ -162,27 +184,14 @@ class Summary:
 
 
 def new_workbook() -> Workbook:
-    """A fresh, empty season workbook."""
-    wb = openpyxl.Workbook()
-    saison = wb.active
-    saison.title = PARAMETRES.sheet
-    put(saison["A1"], TITLE)
-    saison["A1"].font = Font(bold=True, size=14)
-    for spec in (PARAMETRES, JOUEURS, MATCHS):
-        if spec.sheet not in wb.sheetnames:
-            wb.create_sheet(spec.sheet)
-        add_input_table(wb, spec, at=(3, 1) if spec is PARAMETRES else (1, 1))
-    type_rows(wb, PARAMETRES, [("Saison", None), ("Graine", None)])
-    for row, text in enumerate(GUIDE, start=8):
-        put(saison.cell(row, 1), text)
-    saison["A8"].font = Font(bold=True)
-    saison.freeze_panes = None
-    write_outputs(wb, [Output(spec, spec.columns, [], _title(what)) for spec, what in _OUTPUTS])
-    mark_federation(wb, FEDERATION)
+    """A fresh, empty season workbook (the ``Classements`` sheet is empty until a fill lays out its groups)."""
+    wb = start_workbook(TITLE, PARAMETRES, [("Saison", None), ("Graine", None)], INPUTS, GUIDE, 8)
+    _print_setup(wb.create_sheet(GROUPS_SHEET))
+    finish_workbook(wb, FEDERATION, [(spec, title(TITLE, what)) for spec, what in _OUTPUTS])
     return wb
 
 
-_OUTPUTS = ((CLASSEMENTS, "classements"), (POINTS, "points par match"), (MOUVEMENTS, "mouvements"),
+_OUTPUTS = ((GENERAL, "classement général"), (POINTS, "points par match"), (MOUVEMENTS, "mouvements"),
             (SUIVANTE, "saison suivante"), (CALENDRIER, "calendrier"))
 
 
@@ -196,33 +205,46 @@ def put_example(wb: Workbook) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _parse(problems: Problems, record: Record, header: str, parser, *args):
-    try:
-        return parser(record.values.get(header), *args)
-    except InvalidInput as exc:
-        problems.at(record, header, str(exc))
-        return None
-
-
 def _number_of(what: str):
     """A parser of a positive whole number whose message names ``what`` (masculine: « groupe attendu »)."""
     def parse(value: object) -> int | None:
         try:
             return as_positive_int(value)
         except InvalidInput:
-            shown = f"« {value} »" if isinstance(value, str) else value
-            raise InvalidInput(f"{what} attendu : un entier positif (1, 2, 3…) ; trouvé {shown}") from None
+            raise InvalidInput(f"{what} attendu : un entier positif (1, 2, 3…) ; trouvé {shown(value)}") from None
     return parse
 
 
-_division = _number_of("numéro de division")
+def _division(value: object) -> int | None:
+    """A division number, from 1 to :data:`MAX_DIVISION` (a deeper one would have millions of groups)."""
+    return as_whole(value, "numéro de division", 1, MAX_DIVISION)
+
+
 _group = _number_of("numéro de groupe")
 _match = _number_of("numéro de match")
 
 
-def _read_parameters(book: Book, problems: Problems) -> dict[str, object]:
-    return {fold(str(r.values["Paramètre"])): r.values["Valeur"]
-            for r in read_table(book, PARAMETRES, problems) if r.values["Paramètre"] is not None}
+def _spaced(x: float) -> str:
+    """A whole number as French writes it: ``-1 000 000 000``."""
+    return f"{x:,.0f}".replace(",", " ")
+
+
+def _within(what: str, low: float, high: float):
+    """A parser of a number from ``low`` to ``high`` (what the core takes; blank is None), with one message,
+    naming ``what``, for anything else: text, or a number out of bounds."""
+    def parse(value: object) -> float | None:
+        try:
+            number = as_number(value)
+        except InvalidInput:
+            number = None
+        if value is not None and (number is None or not low <= number <= high):
+            raise InvalidInput(f"{what} : un nombre de {_spaced(low)} à {_spaced(high)} ; trouvé {shown(value)}")
+        return number
+    return parse
+
+
+_elo = _within("Elo attendu", -torres.MAX_NUMBER, torres.MAX_NUMBER)
+_points = _within("points particuliers attendus", 0, torres.MAX_NUMBER)
 
 
 def season_seed(parameters: dict[str, object], problems: Problems) -> int:
@@ -270,13 +292,13 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         elif torres.is_fictitious(name):
             problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
                                           "pas dans Joueurs, il s'écrit seulement dans Matchs")
-        elo = _parse(problems, record, "Elo", as_number, "Elo (un nombre)")
+        elo = parse_cell(problems, record, "Elo", _elo)
         if elo is None and record.values.get("Elo") is None:
             problems.at(record, "Elo", "Elo manquant : l'Elo TORRES de Boîte à Jeux au début de la saison "
                                        "(quatrième critère du classement, et répartition des nouveaux)")
-        division = _parse(problems, record, "Division", _division)
-        group = _parse(problems, record, "Groupe", _group)
-        status = _parse(problems, record, "Statut", torres.Status.parse)
+        division = parse_cell(problems, record, "Division", _division)
+        group = parse_cell(problems, record, "Groupe", _group)
+        status = parse_cell(problems, record, "Statut", torres.Status.parse)
         if len(problems.items) > found:
             continue
         if status is None:
@@ -310,7 +332,7 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         if p.group is not None:
             groups[p.division, p.group].append(p)
     _check_pyramid(groups, records, problems)
-    return Roster(players, records, dict(sorted(groups.items())), clubs, _spellings(players))
+    return Roster(players, records, dict(sorted(groups.items())), clubs, spelling_warnings(p.name for p in players))
 
 
 def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],
@@ -340,34 +362,23 @@ def _joueurs_problem(message: str) -> Problem:
     return Problem(JOUEURS.sheet, None, "Division", message)
 
 
-def _spellings(players: list[torres.Player]) -> list[str]:
-    spellings: dict[str, set[str]] = defaultdict(set)
-    for p in players:
-        spellings[fold(p.name)].add(p.name)
-    return [f"{' et '.join(f'« {n} »' for n in sorted(names))} sont-ils la même personne ? Les noms sont "
-            "comparés tels quels (majuscules et accents compris) : corrigez l'orthographe si c'est le cas."
-            for names in spellings.values() if len(names) > 1]
-
-
 def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[MatchRow], list[str]]:
     members = {key: {p.name for p in players} for key, players in roster.groups.items()}
     forfeits = {key: sum(p.status is torres.Status.FORFEIT for p in players) for key, players in roster.groups.items()}
     lines: dict[tuple[int, int, int], list[tuple[Record, str, float | None, bool]]] = defaultdict(list)
     for record in read_table(book, MATCHS, problems):
         found = len(problems.items)
-        division = _parse(problems, record, "Division", _division)
-        group = _parse(problems, record, "Groupe", _group)
-        number = _parse(problems, record, "Match", _match)
+        division = parse_cell(problems, record, "Division", _division)
+        group = parse_cell(problems, record, "Groupe", _group)
+        number = parse_cell(problems, record, "Match", _match)
         name = as_text(record.values["Joueur"])
-        points = _parse(problems, record, "Points", as_number, "nombre de points particuliers")
-        delayed = _parse(problems, record, "Retard", as_yes_no)
+        points = parse_cell(problems, record, "Points", _points)
+        delayed = parse_cell(problems, record, "Retard", as_yes_no)
         if name is None:
             problems.at(record, "Joueur", "nom du joueur manquant")
         for header, value in (("Division", division), ("Groupe", group), ("Match", number)):
             if value is None and record.values.get(header) is None:
                 problems.at(record, header, f"{header.lower()} manquant{'e' if header == 'Division' else ''}")
-        if points is not None and points < 0:
-            problems.at(record, "Points", f"points particuliers attendus : 0 ou plus ; trouvé {points:g}")
         if len(problems.items) > found:
             continue
         key = (division, group)
@@ -434,16 +445,12 @@ def season_label(parameters: dict[str, object]) -> str:
     return as_text(parameters.get("saison")) or ""
 
 
-def _quiet(step: str) -> None:
-    pass
-
-
-def compute(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
+def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Read and check the input tables, then compute the season; every problem is reported at once."""
     progress("lecture")
-    forget_own_formats(book, (CLASSEMENTS, POINTS, MOUVEMENTS, SUIVANTE))
+    forget_own_formats(book, (GENERAL, POINTS, MOUVEMENTS, SUIVANTE, *_group_specs(book.wb)))
     problems = Problems()
-    parameters = _read_parameters(book, problems)
+    parameters = read_parameters(book, PARAMETRES, problems)
     seed = season_seed(parameters, problems)
     roster = _read_players(book, problems)
     matches, warnings = _read_matches(book, problems, roster)
@@ -492,16 +499,16 @@ def _shown_move(m: torres.Movement) -> str:
     return "champion" if m.champion else m.move.value
 
 
+def _group_rows(table: list[torres.Standing], moves: dict[str, torres.Movement]) -> list[list[object]]:
+    """A group's standings under :data:`STANDING_COLUMNS`, by rank."""
+    return [[s.rank, s.player.name, s.player.status.value, s.matches, s.victory_points, s.difference, s.points,
+             s.player.elo, _shown_move(moves[s.player.name])] for s in table]
+
+
 def standings_rows(summary: Summary) -> list[list[object]]:
-    """The ``Classements`` table: every group's standings, by division, group and rank."""
+    """The ``Classement général`` table: every group's standings, by division, group and rank."""
     moves = _moves(summary)
-    rows = []
-    for (d, g), table in summary.standings.items():
-        for s in table:
-            shown = _shown_move(moves[s.player.name])
-            rows.append([d, g, s.rank, s.player.name, s.player.status.value, s.matches, s.victory_points,
-                         s.difference, s.points, s.player.elo, shown])
-    return rows
+    return [[d, g, *row] for (d, g), table in summary.standings.items() for row in _group_rows(table, moves)]
 
 
 def movements_rows(summary: Summary) -> list[list[object]]:
@@ -532,14 +539,10 @@ def next_rows(summary: Summary) -> list[list[object]]:
             for (d, g), members in summary.next_season.groups.items() for m in members]
 
 
-def _title(what: str, season: str = "", day: dt.date | None = None) -> str:
-    title = f"{TITLE} {season}".strip() + f" — {what}"
-    return f"{title} au {day:%d/%m/%Y}" if day else title
-
-
-def _highlights(rows: list[list[object]], summary: Summary, club: str | None) -> dict[int, str]:
+def _highlights(rows: list[list[object]], summary: Summary, club: str | None, player: int) -> dict[int, str]:
+    """Standings rows to colour by their move (the last column), or the players (column ``player``) of ``club``."""
     if club is not None:
-        return {i: CLUB_COLOUR for i, row in enumerate(rows) if summary.clubs.get(row[3]) == club}
+        return {i: CLUB_COLOUR for i, row in enumerate(rows) if summary.clubs.get(row[player]) == club}
     colour = {"champion": COLOURS["champion"], torres.Move.UP.value: COLOURS["up"],
               torres.Move.RESCUED_UP.value: COLOURS["up"], torres.Move.DOWN.value: COLOURS["down"],
               torres.Move.FORFEIT.value: COLOURS["leaves"], torres.Move.WITHDRAWN.value: COLOURS["leaves"]}
@@ -547,16 +550,138 @@ def _highlights(rows: list[list[object]], summary: Summary, club: str | None) ->
 
 
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
-    """The published tables, with their titles; moves coloured, or a club's players highlighted."""
+    """The published tables, with their titles; moves coloured, or a club's players highlighted. The group
+    tables of the ``Classements`` sheet are :func:`group_outputs` (laid out by :func:`write_groups`)."""
     day = day or dt.date.today()
     standings = standings_rows(summary)
     return [
-        Output(CLASSEMENTS, CLASSEMENTS.columns, standings, _title("classements", summary.season, day),
-               _highlights(standings, summary, club)),
-        Output(POINTS, POINTS.columns, points_rows(summary), _title("points par match", summary.season, day)),
-        Output(MOUVEMENTS, MOUVEMENTS.columns, movements_rows(summary), _title("mouvements", summary.season, day)),
-        Output(SUIVANTE, SUIVANTE.columns, next_rows(summary), _title("saison suivante", summary.season, day)),
+        Output(GENERAL, GENERAL.columns, standings, title(TITLE, "classement général", summary.season, day),
+               _highlights(standings, summary, club, player=3)),
+        Output(POINTS, POINTS.columns, points_rows(summary), title(TITLE, "points par match", summary.season, day)),
+        Output(MOUVEMENTS, MOUVEMENTS.columns, movements_rows(summary),
+               title(TITLE, "mouvements", summary.season, day)),
+        Output(SUIVANTE, SUIVANTE.columns, next_rows(summary), title(TITLE, "saison suivante", summary.season, day)),
     ]
+
+
+def group_spec(division: int, group: int) -> TableSpec:
+    """The table of a group on the ``Classements`` sheet: ``Classement_D2_G1`` for division 2, group 1."""
+    return TableSpec(GROUPS_SHEET, f"Classement_D{division}_G{group}", STANDING_COLUMNS)
+
+
+def group_outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+    """The ``Classements`` sheet: one table per group, by division then group, each under its title
+    (« division 2, groupe 1 »; the single group of D1 is « division 1 »), moves coloured as in :func:`outputs`."""
+    day = day or dt.date.today()
+    moves = _moves(summary)
+    tables = []
+    for (d, g), table in summary.standings.items():
+        rows = _group_rows(table, moves)
+        what = f"division {d}" + (f", groupe {g}" if torres.groups_in(d) > 1 else "")
+        tables.append(Output(group_spec(d, g), STANDING_COLUMNS, rows, title(TITLE, what, summary.season, day),
+                             _highlights(rows, summary, club, player=1)))
+    return tables
+
+
+def _group_specs(wb: Workbook) -> list[TableSpec]:
+    """The group tables an earlier fill left in ``wb``."""
+    return [TableSpec(ws.title, name, ()) for ws in wb.worksheets for name in ws.tables if GROUP_TABLE.fullmatch(name)]
+
+
+def _groups_sheet(wb: Workbook) -> Worksheet:
+    """The sheet of the group tables: the one holding them (the organiser may have renamed it), else
+    ``Classements``, created if missing."""
+    for ws in wb.worksheets:
+        if any(GROUP_TABLE.fullmatch(name) for name in ws.tables):
+            return ws
+    return wb[GROUPS_SHEET] if GROUPS_SHEET in wb.sheetnames else wb.create_sheet(GROUPS_SHEET)
+
+
+def _ours(ws: Worksheet, name: str) -> bool:
+    """Whether a table of the groups' sheet is an earlier fill's: a group table, or the single table
+    ``Classements`` (the columns of ``Classement général``) that fills wrote there before groups had their own."""
+    if GROUP_TABLE.fullmatch(name):
+        return True
+    if name.casefold() != "classements":
+        return False
+    min_col, min_row, max_col, _ = table_bounds(ws, name)
+    return [ws.cell(min_row, c).value for c in range(min_col, max_col + 1)] == [c.header for c in GENERAL.columns]
+
+
+def _clear_groups(ws: Worksheet) -> tuple[int, int]:
+    """Remove an earlier fill's group tables from ``ws`` (cells, titles, fills, data bars, page breaks);
+    returns where the first of the new ones goes: (row, column) of the topmost old one, else A3."""
+    areas = [remove_table(ws, name) for name in [name for name in ws.tables if _ours(ws, name)]]
+    starts = {area[1] - TITLE_ROWS - 1 for area in areas}  # the row breaks put before their titles
+    if any(b.id in starts for b in ws.row_breaks.brk):
+        ws.row_breaks.brk = [b for b in ws.row_breaks.brk if b.id not in starts]
+    if not areas:
+        return TITLE_ROWS + 1, 1
+    row, col = min((area[1], area[0]) for area in areas)
+    return max(row, TITLE_ROWS + 1), col
+
+
+def write_groups(wb: Workbook, groups: Sequence[Output], problems: Problems) -> Worksheet:
+    """Lay the group tables out afresh: remove the earlier fill's, then stack ``groups`` from where the first
+    one stood, each under its title, each group on a page of its own. What else is on the sheet stays; a
+    table or title that would cover the organiser's cells is added to ``problems`` (the sheet is then left
+    half written: the caller saves nothing)."""
+    ws = _groups_sheet(wb)
+    row, col = _clear_groups(ws)
+    placed = []
+    for output in groups:
+        output = replace(output, spec=replace(output.spec, sheet=ws.title))
+        name = output.spec.name
+        heading = ws.cell(row - TITLE_ROWS, col)
+        elsewhere = find_table(wb, name)
+        if elsewhere is not None:
+            problems.add(Problem(elsewhere[0].title, None, None, f"la table « {elsewhere[1].displayName} » porte le "
+                                 f"nom d'un classement de groupe de la feuille « {ws.title} » : renommez-la, puis "
+                                 "relancez"))
+        elif heading.value is not None:
+            problems.add(Problem(ws.title, heading.row, None, f"le titre de la table « {name} » doit s'écrire en "
+                                 f"{heading.coordinate}, qui n'est pas vide : déplacez ce qui s'y trouve, puis "
+                                 "relancez", heading.coordinate))
+        elif write_table(wb, output, problems, at=(row, col)) is not None:
+            placed.append(output)
+        row += TITLE_ROWS + max(len(output.rows), 1) + 1 + GROUP_GAP
+    if not problems:
+        for index, output in enumerate(placed):
+            _style_group(ws, output, new_page=index > 0)
+        _print_setup(ws)
+    return ws
+
+
+def _style_group(ws: Worksheet, output: Output, new_page: bool) -> None:
+    """A group table's look: title, header, coloured rows, data bars; a page break before its title."""
+    min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
+    heading = ws.cell(min_row - TITLE_ROWS, min_col)
+    put(heading, output.title)
+    heading.font = TITLE_FONT
+    if new_page:
+        ws.row_breaks.append(Break(id=heading.row - 1))
+    for col in range(min_col, max_col + 1):
+        ws.cell(min_row, col).alignment = HEADER_ALIGNMENT
+    ws.row_dimensions[min_row].height = HEADER_HEIGHT
+    for index, colour in output.highlights.items():
+        for col in range(min_col, max_col + 1):
+            ws.cell(min_row + 1 + index, col).fill = PatternFill("solid", fgColor=colour)
+    for offset, column in enumerate(output.columns):
+        if column.data_bar and output.rows:
+            letter = get_column_letter(min_col + offset)
+            rule = DataBarRule(start_type="num", start_value=0, end_type="max", color=DATA_BAR_COLOUR)
+            rule.priority = 1 + max((r.priority or 0 for cf in ws.conditional_formatting for r in cf.rules), default=0)
+            ws.conditional_formatting.add(f"{letter}{min_row + 1}:{letter}{max_row}", rule)
+
+
+def _print_setup(ws: Worksheet) -> None:
+    """Landscape at a fixed scale where a group's nine columns fit a page's width (LibreOffice's fonts are the
+    widest): not fit-to-page, which would make Excel ignore the page breaks between groups."""
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.scale = PRINT_SCALE
+    ws.sheet_properties.pageSetUpPr.fitToPage = False
+    ws.oddFooter.center.text = "Page &P / &N"
+    ws.oddFooter.left.text = "&A"
 
 
 def report(summary: Summary) -> list[str]:
@@ -571,18 +696,25 @@ def report(summary: Summary) -> list[str]:
     if top:
         lines.append("  Division 1 :")
     for s in top[:SHOWN]:
-        vp = format_half_up(s.victory_points, 1).replace(".", ",")
+        vp = decimal_comma(s.victory_points, 1)
         diff = ("+" if s.difference > 0 else "") + format_half_up(s.difference)
         lines.append(f"  {s.rank:>3}. {s.player.name:<28} {vp:>6} PV {diff:>6}")
     return lines
 
 
-def fill(book: Book, progress: Callable[[str], None] = _quiet) -> Summary:
-    """Compute the season and rewrite the published tables (in memory)."""
+def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
+    """Compute the season, rewrite the published tables and lay out the group tables (in memory);
+    every problem of the writing is reported at once."""
     summary = compute(book, progress)
-    progress("écriture")
-    write_outputs(book.wb, outputs(summary))
-    mark_federation(book.wb, FEDERATION)
+    day = dt.date.today()
+    problems = Problems()
+    try:
+        write_published(book, FEDERATION, summary, lambda s: outputs(s, day=day), progress)
+    except WorkbookProblems as exc:
+        problems.items += exc.problems
+    write_groups(book.wb, group_outputs(summary, day=day), problems)
+    if problems:
+        raise WorkbookProblems(problems.items)
     return summary
 
 
@@ -594,7 +726,7 @@ def schedule(book: Book, seed: int | None = None) -> list[str]:
     ``Matchs`` table, ready for the points); ``seed`` None takes the season's (``Graine``, else the season's
     name). Returns the French report lines."""
     problems = Problems()
-    parameters = _read_parameters(book, problems)
+    parameters = read_parameters(book, PARAMETRES, problems)
     default = season_seed(parameters, problems)
     roster = _read_players(book, problems)
     typed = read_table(book, MATCHS, problems)
@@ -614,7 +746,7 @@ def schedule(book: Book, seed: int | None = None) -> list[str]:
         raise WorkbookProblems(problems.items)
     day = dt.date.today()
     write_outputs(book.wb, [Output(CALENDRIER, CALENDRIER.columns, rows,
-                                   _title("calendrier", season_label(parameters), day))])
+                                   title(TITLE, "calendrier", season_label(parameters), day))])
     lines = [f"{len(roster.groups)} groupes, {len(rows) // torres.MATCH_SIZE} matchs ; graine du tirage : {seed} "
              f"(la même graine redonne le même calendrier)."]
     if not typed:

@@ -1,0 +1,80 @@
+"""What the benchmarks share: a fill and the openpyxl floor timed in fresh processes, the table of sizes.
+
+The fill is ``xlcircuit fill`` (load, check, compute, write, save); the floor is openpyxl alone loading
+and saving the same filled workbook: no filler can beat it. Each is measured in a fresh process, with
+its peak memory. A benchmark script imports this file from its own folder.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+_MEASURE = r"""
+import importlib, json, resource, sys, time
+start = time.perf_counter()
+if sys.argv[1] == "fill":
+    from xlcircuit.workbook import Book
+    federation = importlib.import_module("xlcircuit.workbook." + sys.argv[4])
+    book = Book(sys.argv[2])
+    federation.fill(book)
+    book.save(sys.argv[3])
+else:
+    import openpyxl
+    openpyxl.load_workbook(sys.argv[2]).save(sys.argv[3])
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+#: The columns after a benchmark's own (its size, its counts of lines).
+FIGURES = f"{'fill s':>8} {'floor s':>8} {'ratio':>6} {'fill MiB':>9} {'floor MiB':>9}"
+
+
+def measure(*args: str) -> dict:
+    """Seconds and peak MiB of a fill (``fill source target federation``) or of the floor (``floor source target``)."""
+    run = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, check=True)
+    return json.loads(run.stdout)
+
+
+def fill_and_floor(federation: str, source: Path, folder: Path, tag: str) -> tuple[dict, dict]:
+    """The fill of ``source`` by the federation's module, then the openpyxl floor on the filled workbook."""
+    filled = folder / f"rempli{tag}.xlsx"
+    fill = measure("fill", str(source), str(filled), federation)
+    floor = measure("floor", str(filled), str(folder / f"floor{tag}.xlsx"))
+    return fill, floor
+
+
+def fill_table(federation: str, sizes: Iterable[int], labels: Sequence[str],
+               write: Callable[[Path, int], tuple[Path, Sequence[int]]], stem: str = "saison") -> None:
+    """For each size, a generated workbook filled: a row of the size, the counts ``write`` gives, then the figures.
+
+    ``labels`` head the size and the counts; ``write(path, size)`` saves the workbook and returns its path
+    and its counts (lines, players…).
+    """
+    print(" ".join([f"{labels[0]:>9}"] + [f"{label:>8}" for label in labels[1:]]) + " " + FIGURES)
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        for size in sizes:
+            source, counts = write(folder / f"{stem}-{size}.xlsx", size)
+            fill, floor = fill_and_floor(federation, source, folder, f"-{size}")
+            print(" ".join([f"{size:>9}"] + [f"{count:>8}" for count in counts]) + " "
+                  f"{fill['seconds']:>8.2f} {floor['seconds']:>8.2f} {fill['seconds'] / floor['seconds']:>6.2f} "
+                  f"{fill['peak_mib']:>9.0f} {floor['peak_mib']:>9.0f}", flush=True)
+
+
+def timed(work: Callable[[], object]) -> float:
+    """Seconds ``work()`` takes."""
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def per_call(call: Callable[[], object], calls: int) -> float:
+    """Seconds one ``call()`` takes, on average over ``calls`` of them."""
+    return timeit.timeit(call, number=calls) / calls

@@ -1,0 +1,201 @@
+"""What the federations' workbook modules share: the front sheet of a new workbook, reading cells and
+the common input tables, the published tables' titles and highlights, the end of a fill and of a report.
+
+Only the shape is shared here; every federation's tables, words and rules stay in its own module.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Callable, Container, Iterable, Sequence, TypeVar
+
+import openpyxl
+from openpyxl.styles import Font
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from ..errors import InvalidInput
+from ..mechanics import format_half_up
+from ..text import fold
+from .io import Book, mark_federation
+from .tables import (
+    Column, Output, Problems, Record, TableSpec, add_input_table, as_text, put, read_table, type_rows, write_outputs,
+)
+
+#: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
+PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
+CLUB_COLOUR = "BDD7EE"
+#: A tournament's name heads a column or a row of the published tables: kept short enough for any spreadsheet.
+MAX_TOURNAMENT_NAME = 100
+
+#: The Joueurs table of a federation that only needs each player's club (read by :func:`read_clubs`).
+CLUBS = TableSpec("Joueurs", "Joueurs", (
+    Column("Joueur", width=26),
+    Column("Club", width=30),
+), required=False)
+
+T = TypeVar("T")
+S = TypeVar("S")
+
+
+def quiet(step: str) -> None:
+    """The progress callback of a fill nobody watches: says nothing."""
+
+
+# --- the template ----------------------------------------------------------------------------
+
+
+def parameters_table(sheet: str, name: str = "Parametres", value_width: float = 30,
+                     required: bool = False) -> TableSpec:
+    """A Paramètre/Valeur input table, the one :func:`start_workbook` puts on the first sheet."""
+    return TableSpec(sheet, name, (Column("Paramètre", width=24), Column("Valeur", width=value_width)), required)
+
+
+def start_workbook(heading: str, parameters: TableSpec, rows: Sequence[Sequence[object]],
+                   tables: Sequence[TableSpec], guide: Sequence[str], guide_row: int) -> Workbook:
+    """A new workbook: heading, parameters table (``rows`` typed) and guide on the first sheet, ``tables`` on theirs."""
+    wb = openpyxl.Workbook()
+    first = wb.active
+    first.title = parameters.sheet
+    put(first["A1"], heading)
+    first["A1"].font = Font(bold=True, size=14)
+    for spec in (parameters, *tables):
+        if spec.sheet not in wb.sheetnames:
+            wb.create_sheet(spec.sheet)
+        add_input_table(wb, spec, at=(3, 1) if spec is parameters else (1, 1))
+    type_rows(wb, parameters, rows)
+    for row, text in enumerate(guide, start=guide_row):
+        put(first.cell(row, 1), text)
+    first.cell(guide_row, 1).font = Font(bold=True)
+    first.freeze_panes = None
+    return wb
+
+
+def finish_workbook(wb: Workbook, federation: str, titled: Iterable[tuple[TableSpec, str]]) -> None:
+    """Put the empty published tables, each under its title, and mark the workbook as the federation's."""
+    write_outputs(wb, [Output(spec, spec.columns, [], text) for spec, text in titled])
+    mark_federation(wb, federation)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def parse_cell(problems: Problems, record: Record, header: str, parser: Callable[..., T], *args) -> T | None:
+    """The cell under ``header`` read by ``parser``; None, and a problem, when it cannot read it."""
+    try:
+        return parser(record.values.get(header), *args)
+    except InvalidInput as exc:
+        problems.at(record, header, str(exc))
+        return None
+
+
+def parameter_records(book: Book, spec: TableSpec, problems: Problems) -> dict[str, Record]:
+    """The lines of a Paramètre/Valeur table by their folded parameter name (blank names left out)."""
+    return {fold(str(r.values["Paramètre"])): r for r in read_table(book, spec, problems)
+            if r.values["Paramètre"] is not None}
+
+
+def read_parameters(book: Book, spec: TableSpec, problems: Problems) -> dict[str, object]:
+    """The values of a Paramètre/Valeur table by their folded parameter name (blank names left out)."""
+    return {name: record.values["Valeur"] for name, record in parameter_records(book, spec, problems).items()}
+
+
+def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> dict[str, str]:
+    """Player -> club from a Joueur/Club table; a player in two clubs is a problem."""
+    clubs: dict[str, str] = {}
+    for record in read_table(book, spec, problems):
+        player, club = as_text(record.values["Joueur"]), as_text(record.values["Club"])
+        if player is None:
+            problems.at(record, "Joueur", "nom du joueur manquant")
+        elif player in clubs and club and clubs[player] != club:
+            problems.at(record, "Club", f"{player} est déjà dans le club « {clubs[player]} »")
+        elif club:
+            clubs[player] = club
+    return clubs
+
+
+def tournament_name(record: Record, problems: Problems, seen: dict[str, Record], unit: str) -> str | None:
+    """A Tournois line's name; None, and a problem, when it is blank, already in ``seen`` (any case) or too long."""
+    name = as_text(record.values["Tournoi"])
+    if name is None:
+        problems.at(record, "Tournoi", "nom du tournoi manquant")
+        return None
+    key = name.casefold()
+    if key in seen:
+        problems.at(record, "Tournoi", f"tournoi « {name} » déjà déclaré ligne {seen[key].row} : "
+                                       f"chaque {unit} a un nom unique (majuscules comprises)")
+        return None
+    if len(name) > MAX_TOURNAMENT_NAME:
+        problems.at(record, "Tournoi", f"nom de {len(name)} caractères : {MAX_TOURNAMENT_NAME} au plus")
+        return None
+    return name
+
+
+def tournament_and_player(record: Record, problems: Problems,
+                          tournaments: Container[str]) -> tuple[str | None, str | None]:
+    """A result line's Tournoi and Joueur; a problem for a blank one or a tournament not in ``tournaments``."""
+    tournament = as_text(record.values["Tournoi"])
+    if tournament is None:
+        problems.at(record, "Tournoi", "nom du tournoi manquant")
+    elif tournament not in tournaments:
+        problems.at(record, "Tournoi", f"tournoi « {tournament} » absent de la table Tournois")
+    player = as_text(record.values["Joueur"])
+    if player is None:
+        problems.at(record, "Joueur", "nom du joueur manquant")
+    return tournament, player
+
+
+def season_years(dates: Iterable[dt.date | None]) -> str:
+    """The years the dates span: ``2025``, ``2025-2026``, or '' without a date."""
+    years = sorted({date.year for date in dates if date})
+    return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
+
+
+def spelling_warnings(names: Iterable[str]) -> list[str]:
+    """A warning for each set of names that differ only by case, accents or spaces."""
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for name in names:
+        spellings[fold(name)].add(name)
+    return [f"{' et '.join(f'« {n} »' for n in sorted(names))} sont-ils la même personne ? Les noms sont "
+            "comparés tels quels (majuscules et accents compris) : corrigez l'orthographe si c'est le cas."
+            for names in spellings.values() if len(names) > 1]
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def title(name: str, what: str, season: str = "", day: dt.date | None = None) -> str:
+    """A published table's title: ``name season — what``, then ``au dd/mm/yyyy`` when ``day`` is given."""
+    text = f"{name} {season}".strip() + f" — {what}"
+    return f"{text} au {day:%d/%m/%Y}" if day else text
+
+
+def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club: str | None) -> dict[int, str]:
+    """Standings rows (rank, player, …) to colour: the podium, or the players of ``club``."""
+    if club is None:
+        return {i: PODIUM[row[0]] for i, row in enumerate(rows) if row[0] in PODIUM}
+    return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(row[1]) == club}
+
+
+def write_published(book: Book, federation: str, summary: S, outputs: Callable[[S], list[Output]],
+                    progress: Callable[[str], None]) -> list[tuple[Output, Worksheet]]:
+    """The end of a fill: rewrite the published tables of ``summary``, mark the federation; each table and its sheet."""
+    progress("écriture")
+    published = outputs(summary)
+    sheets = write_outputs(book.wb, published)
+    mark_federation(book.wb, federation)
+    return list(zip(published, sheets))
+
+
+def decimal_comma(x: float, digits: int) -> str:
+    """A number rounded half up to ``digits`` decimals, with the French decimal comma."""
+    return format_half_up(x, digits).replace(".", ",")
+
+
+def top_lines(items: Sequence[T], shown: int, sheet: str, line: Callable[[T], str]) -> list[str]:
+    """A report's first ``shown`` lines, then how many more there are on ``sheet``."""
+    lines = [line(item) for item in items[:shown]]
+    if len(items) > shown:
+        lines.append(f"  … et {len(items) - shown} autres (feuille « {sheet} »).")
+    return lines
