@@ -390,7 +390,22 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
 
 
 def style_output(ws: Worksheet, output: Output) -> None:
-    """The look of a published table: title, highlighted rows, data bars, frozen header, print setup."""
+    """The look of a published table and its sheet: :func:`style_table`, frozen header, print setup."""
+    style_table(ws, output)
+    min_row = table_bounds(ws, output.spec.name)[1]
+    if ws.freeze_panes is None:
+        ws.freeze_panes = ws.cell(min_row + 1, 1)
+    ws.print_title_rows = f"{min_row}:{min_row}"
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.oddFooter.center.text = "Page &P / &N"
+    ws.oddFooter.left.text = "&A"
+
+
+def style_table(ws: Worksheet, output: Output) -> None:
+    """The look of a published table: its title, wrapped header, highlighted rows, data bars."""
     min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
     if output.title and min_row > TITLE_ROWS:
         title = ws.cell(min_row - TITLE_ROWS, min_col)
@@ -410,15 +425,6 @@ def style_output(ws: Worksheet, output: Output) -> None:
             rule.priority = 1 + max((r.priority or 0 for cf in ws.conditional_formatting for r in cf.rules),
                                     default=0)
             ws.conditional_formatting.add(f"{letter}{min_row + 1}:{letter}{max_row}", rule)
-    if ws.freeze_panes is None:
-        ws.freeze_panes = ws.cell(min_row + 1, 1)
-    ws.print_title_rows = f"{min_row}:{min_row}"
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.oddFooter.center.text = "Page &P / &N"
-    ws.oddFooter.left.text = "&A"
 
 
 def write_outputs(wb: Workbook, outputs: Sequence[Output]) -> list[Worksheet]:

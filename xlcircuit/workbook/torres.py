@@ -14,9 +14,6 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Callable, Sequence
 
-from openpyxl.formatting.rule import DataBarRule
-from openpyxl.styles import PatternFill
-from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
@@ -31,9 +28,9 @@ from .sheets import (
     spelling_warnings, start_workbook, title, write_published,
 )
 from .tables import (
-    DATA_BAR_COLOUR, HEADER_ALIGNMENT, HEADER_HEIGHT, TITLE_FONT, TITLE_ROWS, Column, Output, Problems, Record,
-    TableSpec, as_number, as_positive_int, as_text, as_whole, as_yes_no, find_table, forget_own_formats, put,
-    read_table, remove_table, shown, table_bounds, type_rows, write_outputs, write_table,
+    TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
+    as_yes_no, find_table, forget_own_formats, read_table, remove_table, shown, style_table, table_bounds,
+    type_rows, write_outputs, write_table,
 )
 
 FEDERATION = "torres"
@@ -653,25 +650,11 @@ def write_groups(wb: Workbook, groups: Sequence[Output], problems: Problems) -> 
 
 
 def _style_group(ws: Worksheet, output: Output, new_page: bool) -> None:
-    """A group table's look: title, header, coloured rows, data bars; a page break before its title."""
-    min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
-    heading = ws.cell(min_row - TITLE_ROWS, min_col)
-    put(heading, output.title)
-    heading.font = TITLE_FONT
+    """A group table's look (:func:`tables.style_table`), with a page break before its title."""
+    style_table(ws, output)
     if new_page:
-        ws.row_breaks.append(Break(id=heading.row - 1))
-    for col in range(min_col, max_col + 1):
-        ws.cell(min_row, col).alignment = HEADER_ALIGNMENT
-    ws.row_dimensions[min_row].height = HEADER_HEIGHT
-    for index, colour in output.highlights.items():
-        for col in range(min_col, max_col + 1):
-            ws.cell(min_row + 1 + index, col).fill = PatternFill("solid", fgColor=colour)
-    for offset, column in enumerate(output.columns):
-        if column.data_bar and output.rows:
-            letter = get_column_letter(min_col + offset)
-            rule = DataBarRule(start_type="num", start_value=0, end_type="max", color=DATA_BAR_COLOUR)
-            rule.priority = 1 + max((r.priority or 0 for cf in ws.conditional_formatting for r in cf.rules), default=0)
-            ws.conditional_formatting.add(f"{letter}{min_row + 1}:{letter}{max_row}", rule)
+        title_row = table_bounds(ws, output.spec.name)[1] - TITLE_ROWS
+        ws.row_breaks.append(Break(id=title_row - 1))
 
 
 def _print_setup(ws: Worksheet) -> None:
