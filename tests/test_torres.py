@@ -335,6 +335,23 @@ def test_without_anyone_to_rescue_the_best_stayer_of_the_division_below_moves_up
     assert len(result.groups[1, 1]) == 10
 
 
+def test_a_standing_whose_player_is_not_in_that_group_is_refused():
+    # The same season as above (a D2 stayer must move up), with D2 group 2's players typed without
+    # their division and group: refused, rather than failing on the move up (KeyError before).
+    leaving = {(1, 1): {p: Status.WITHDRAWN for p in range(1, 6)}}
+    standings = pyramid(divisions=2, leaving=leaving)
+    standings[2, 2] = [Standing(Player(s.player.name, s.player.elo), s.rank, s.position, 6, 30 - s.position, 0, 0)
+                       for s in standings[2, 2]]
+    with pytest.raises(InvalidInput, match="1d2g2 est classé en D2 groupe 2 mais sa fiche indique division vide"):
+        next_season(standings, seed=4)
+    # A player in another group than the one he is ranked in.
+    standings = pyramid(divisions=2)
+    standings[2, 1] = [Standing(Player("intrus", 1500, 2, 2), 1, 1, 6, 0, 0, 0)] + list(standings[2, 1][1:])
+    with pytest.raises(InvalidInput, match="intrus est classé en D2 groupe 1 mais sa fiche indique "
+                                           "division 2, groupe 2"):
+        next_season(standings, seed=1)
+
+
 def test_a_returning_player_takes_a_vacant_place_before_any_rescue():
     standings = pyramid(divisions=3, leaving={(1, 1): {10: Status.FORFEIT}})
     back = Player("Revenant", 1700, 2, None, Status.RETURNING)

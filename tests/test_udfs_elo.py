@@ -124,6 +124,8 @@ BAD = [
     (ELO_TIER, (1000.0, -1.0), "#games_played : entier ≥ 0 attendu, trouvé -1"),
     (ELO_TIER, (1000.0, "cinq"), "#games_played"),
     (ELO_TIER, ("Or", 5.0), "#rating"),
+    (ELO_TIER, (95.0, 5.0), "#rating : entier ≥ 100 attendu, trouvé 95"),  # under the floor (§5)
+    (ELO_TIER, (1050.5, 5.0), "#rating : entier ≥ 100 attendu, trouvé 1050,5"),  # ratings are whole
     (ELO_CHANGE, (column([1000]), column([1]), [[1.0]]), "#ratings : de 2 à 8 joueurs attendus, trouvé 1"),
     (ELO_CHANGE, (column([1000] * 9), column(range(9)), [[1.0]]), "#ratings : de 2 à 8 joueurs attendus, trouvé 9"),
     (ELO_CHANGE, (column([1000, 99]), column([1, 2]), [[1.0]]),

@@ -47,3 +47,5 @@ def test_bad_input_gives_a_message_not_an_exception(call):
 def test_messages_say_where_and_what():
     assert TORRES_VP([[115.0], [None], [123.0], [110.0]]) == "#points, cellule 2 : nombre attendu, trouvé une cellule vide"
     assert TORRES_VP(SOURCE, [[True], [False]]) == "#points et forfeit : autant de cellules attendues, trouvé 4 et 2"
+    # in-game points are never negative (the Matchs table refuses them too)
+    assert TORRES_DIFF([[115.0], [-5.0]]) == "#points, cellule 2 : nombre de 0 à 1000000000 attendu, trouvé -5"

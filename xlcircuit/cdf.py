@@ -211,7 +211,8 @@ def score_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) 
     top = max(seat.centres for seat in seats)
     if top >= SOLO_CENTRES:
         return [GameScore(s, SOLO_SCORE, Outcome.SOLO) if s.centres == top else
-                GameScore(s, float(s.survived if s.eliminated else years), Outcome.BEHIND_SOLO, 0.0, top - s.centres)
+                GameScore(s, float(s.survived if s.survived is not None else years), Outcome.BEHIND_SOLO, 0.0,
+                          top - s.centres)
                 for s in seats]
     leaders = sum(1 for seat in seats if seat.centres == top)
     pursuit = [PURSUER_BONUS.get(top - s.centres, 0.0) / leaders for s in seats if s.centres < top]
@@ -223,7 +224,7 @@ def score_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) 
         leader_outcome = Outcome.TIED_LEADER
     scored = []
     for seat in seats:
-        base = PER_CENTRE * seat.centres + (float(seat.survived) if seat.eliminated else SURVIVOR_POINTS)
+        base = PER_CENTRE * seat.centres + (float(seat.survived) if seat.survived is not None else SURVIVOR_POINTS)
         behind = top - seat.centres
         if behind == 0:
             scored.append(GameScore(seat, base + leader_bonus, leader_outcome, leader_bonus))
@@ -598,10 +599,11 @@ def run_championship(players: Mapping[str, Player], boards: Sequence[Board], vot
     final_board = tops[0] if tops else None
     champion = None
     if final_board is not None:
-        orders = [s.choice for s in final_board.seats]
-        if None in orders or sorted(orders) != list(range(1, len(orders) + 1)):
+        orders = [s.choice for s in final_board.seats if s.choice is not None]
+        finalists = len(final_board.seats)
+        if len(orders) != finalists or sorted(orders) != list(range(1, finalists + 1)):
             raise InvalidInput(f"table finale (table {final_board.table}) : ordre de choix attendu de 1 à "
-                               f"{len(orders)} pour chaque joueur, chacun une fois")
+                               f"{finalists} pour chaque joueur, chacun une fois")
         champion = max(final_board.seats, key=lambda s: (s.centres, s.choice)).player
         playing = {s.player for s in final_board.seats}
         expected = {q.player for q in qualified}
@@ -758,7 +760,7 @@ def team_standings(players: Mapping[str, Player], scored: Mapping[tuple[int, str
         return sum(p.starting_centres for p in powers) / len(powers) if powers else float(CENTRES)
 
     def age(team: str) -> float:
-        births = [players[n].birth.toordinal() for n in members[team] if players[n].birth]
+        births = [birth.toordinal() for n in members[team] if (birth := players[n].birth)]
         return -sum(births) / len(births) if births else 0.0
 
     groups: dict[float, list[str]] = defaultdict(list)
@@ -838,7 +840,7 @@ def country_standings(power: Power, scored: Mapping[tuple[int, str], Sequence[Ga
                 continue
             ahead = min((c - g.seat.centres for c in centres if c > g.seat.centres), default=0)
             behind = min((g.seat.centres - c for c in centres if c < g.seat.centres), default=0)
-            lasted = g.seat.survived if g.seat.eliminated else YEARS + 1
+            lasted = g.seat.survived if g.seat.survived is not None else YEARS + 1
             who = players.get(g.seat.player)
             key = (-rank_key(g.score), -g.seat.centres, ahead, -behind, -lasted,
                    0 if who and who.foreign else 1, _youth(who))

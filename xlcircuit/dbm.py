@@ -71,8 +71,9 @@ class PlayerClass(Enum):
         """VBJ: a class as typed: I, F, O, S, X in any case, ``0`` for O and ``1`` for I as the source
         writes them, or a value 1 to 5."""
         if isinstance(code, Real) and not isinstance(code, bool):
-            if float(code).is_integer() and 0 <= code <= 5:
-                return cls.O if code == 0 else cls(int(code))
+            number = float(code)
+            if number.is_integer() and 0 <= number <= 5:
+                return cls.O if number == 0 else cls(int(number))
         elif isinstance(code, str):
             key = fold(code).strip("()").strip()  # the source also writes "( 0 )"
             if key in _CODES:
@@ -338,11 +339,12 @@ def _name_key(name: str) -> tuple:
     return (fold(name), name)
 
 
-def _classify(entries: Sequence[Entry]) -> list[tuple[Entry, int, int]]:
-    """The playing entries of a tournament with their effective place and tie size."""
-    playing = [e for e in entries if e.place is not None]
-    official = [e.place for e in playing]
-    return list(zip(playing, effective_places(official), tie_sizes(official)))
+def _classify(entries: Sequence[Entry]) -> list[tuple[Entry, int, int, int]]:
+    """The playing entries of a tournament with their official place, effective place and tie size."""
+    placed = [(e, e.place) for e in entries if e.place is not None]
+    official = [place for _, place in placed]
+    return [(e, place, effective, tied)
+            for (e, place), effective, tied in zip(placed, effective_places(official), tie_sizes(official))]
 
 
 def score_tournament(tournament: Tournament, vaj: Mapping[str, PlayerClass], starts: Mapping[str, PlayerClass],
@@ -352,12 +354,12 @@ def score_tournament(tournament: Tournament, vaj: Mapping[str, PlayerClass], sta
     classified = _classify(tournament.entries)
     if not classified:
         return None, []
-    team_values = [max(vaj[e.player].value, vaj[e.partner].value if e.partner else 0) for e, _, _ in classified]
+    team_values = [max(vaj[e.player].value, vaj[e.partner].value if e.partner else 0) for e, _, _, _ in classified]
     value = tournament_value(team_values, tournament.rounds)
-    official = [e.place for e, _, _ in classified]
+    official = [place for _, place, _, _ in classified]
     shared = share_ties(official, lambda p: result_points(value.vft, p, value.njt))
     results: list[Result] = []
-    for (entry, place, tied), points, team in zip(classified, shared, team_values):
+    for (entry, _, place, tied), points, team in zip(classified, shared, team_values):
         members = [(entry.player, entry.partner), (entry.partner, entry.player)] if entry.partner else [
             (entry.player, None)]
         for player, partner in members:

@@ -52,7 +52,7 @@ class Tier(Enum):
 
 
 _RATED = [t for t in Tier if t.start is not None]
-_STARTS = [t.start for t in _RATED]
+_STARTS = [t.start for t in Tier if t.start is not None]  # index for index with _RATED
 
 
 # --- One game ----------------------------------------------------------------------------------

@@ -389,7 +389,7 @@ ELO_FUNCTIONS: tuple[Function, ...] = (
         "Palier d'un joueur : Bronze (moins de 900), Argent (900), Or (1050), Platine (1200), Diamant (1350), "
         "Maître (1500) ; Placement tant que ses cinq premières parties ne sont pas jouées.",
         (
-            Argument("rating", "Note Elo du joueur."),
+            Argument("rating", "Note Elo du joueur : un entier d'au moins 100 (le plancher)."),
             Argument("games_played", "Nombre de parties classées qu'il a jouées."),
         ),
         # 1050 opens Or; 12 games: placement is over.

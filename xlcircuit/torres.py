@@ -362,7 +362,7 @@ class _Composer:
         then places due to other groups spread fairly, then by ranking; else the best of those who were
         to stay in the division below (§4, source « Repêchages »)."""
         rescued: list[Standing] = []
-        external = defaultdict(int)
+        external: dict[tuple[int, int], int] = defaultdict(int)
         groups = [(d, g) for g in range(1, groups_in(d) + 1)]
         while vacancies > 0 and any(self.downs[k] for k in groups):
             k = min((k for k in groups if self.downs[k]), key=lambda k: (
@@ -374,7 +374,8 @@ class _Composer:
         below = [(d + 1, g) for g in range(1, groups_in(d + 1) + 1)] if d < self.lowest else []
         while vacancies > 0 and any(self.stayers[k] for k in below):
             best = self._best([s for k in below for s in self.stayers[k]])
-            self.stayers[best.player.division, best.player.group].remove(best)
+            home = next(k for k in below if best in self.stayers[k])
+            self.stayers[home].remove(best)
             self.moves[best.player.name] = Movement(best.player, Move.RESCUED_UP, best)
             rescued.append(best)
             vacancies -= 1
@@ -386,13 +387,18 @@ def next_season(standings: Mapping[tuple[int, int], Sequence[Standing]], newcome
     """§4: who moves up, stays, goes down or is rescued, and next season's groups: stayers by circular
     permutation, pairs coming down (7th + 10th, 8th + 9th) and two 1sts + two 2nds coming up drawn into
     groups, returning players where there is a place, new players dealt in a snake by Elo into the lowest
-    division. ``standings``: each group's standings by (division, group); draws follow ``seed``."""
+    division. ``standings``: each group's standings by (division, group), its players carrying that division
+    and group; draws follow ``seed``."""
     rng = random.Random(f"torres-saison-suivante:{seed}")
     if not standings:
         return _first_season(list(newcomers) + list(returning), rng)
-    for d, g in standings:
+    for (d, g), table in standings.items():
         if not 1 <= g <= groups_in(d):
             raise InvalidInput(f"D{d} n'a que {groups_in(d)} groupes ; trouvé le groupe {g}")
+        for s in table:
+            if (s.player.division, s.player.group) != (d, g):
+                raise InvalidInput(f"{s.player.name} est classé en D{d} groupe {g} mais sa fiche indique "
+                                   f"division {_shown(s.player.division)}, groupe {_shown(s.player.group)}")
     c = _Composer(standings, rng)
     lowest = c.lowest
     missing = [f"D{d} groupe {g}" for d in range(1, lowest + 1) for g in range(1, groups_in(d) + 1)
@@ -438,9 +444,9 @@ def next_season(standings: Mapping[tuple[int, int], Sequence[Standing]], newcome
             n = len(below)
             for j in range(G):
                 for rank, offset in ((0, 0), (0, 1), (1, 2), (1, 3)):
-                    s = _at(c.ups[d + 1, below[(2 * j + offset) % n]], rank)
-                    if s is not None:
-                        slots[j].append(Movement(s.player, Move.UP, s, origin=s.label))
+                    up = _at(c.ups[d + 1, below[(2 * j + offset) % n]], rank)
+                    if up is not None:
+                        slots[j].append(Movement(up.player, Move.UP, up, origin=up.label))
                         placed += 1
         arrivals: list[Movement] = []
         if d < lowest:
@@ -454,8 +460,8 @@ def next_season(standings: Mapping[tuple[int, int], Sequence[Standing]], newcome
                 else:
                     carried.append(p)
             for s in c.rescue(d, vacancies):
-                move = c.moves.get(s.player.name)
-                kind = move.move if move is not None else Move.RESCUED
+                earlier = c.moves.get(s.player.name)
+                kind = earlier.move if earlier is not None else Move.RESCUED
                 arrivals.append(Movement(s.player, kind, s, origin=s.label))
             arrivals += [Movement(s.player, _kind(s, d), s, origin=s.label) for s in extra]
             _fill_holes(slots, arrivals, rng)
@@ -464,10 +470,10 @@ def next_season(standings: Mapping[tuple[int, int], Sequence[Standing]], newcome
                 c.warnings.append(f"D{d} : {short} place{'s' if short > 1 else ''} sans joueur la saison "
                                   "prochaine (plus personne à repêcher).")
         else:
-            back = [Movement(p, Move.RETURNING, origin="retour") for p in carried + returning_at[d]]
+            returns = [Movement(p, Move.RETURNING, origin="retour") for p in carried + returning_at[d]]
             extra_moves = [Movement(s.player, _kind(s, d), s, origin=s.label) for s in extra]
             news = _number_newcomers(newcomers)
-            groups.update(_lowest(d, slots, extra_moves + back, news, rng, c.warnings))
+            groups.update(_lowest(d, slots, extra_moves + returns, news, rng, c.warnings))
             break
         for j, slot in enumerate(slots, start=1):
             groups[d, j] = slot
@@ -482,6 +488,11 @@ def next_season(standings: Mapping[tuple[int, int], Sequence[Standing]], newcome
     for key in groups:
         groups[key].sort(key=_slot_order)
     return NextSeason(movements, dict(sorted(groups.items())), c.warnings)
+
+
+def _shown(number: int | None) -> str:
+    """A division or group as the message shows it: « vide » when missing."""
+    return "vide" if number is None else str(number)
 
 
 def _kind(s: Standing, d: int) -> Move:

@@ -538,13 +538,12 @@ def ELO_TIER(rating, games_played):
     """Tiers: the French name of a player's tier, or Placement."""
     try:
         games = _whole(_single(games_played, "games_played"), "games_played", 0)
-        return elo.tier(_number(_single(rating, "rating"), "rating"), games).label
+        return elo.tier(_whole(_single(rating, "rating"), "rating", elo.FLOOR), games).label
     except (XlcircuitError, ValueError, TypeError) as error:
         return _message(error)
 
 
 # --- TORRES (../shared/rules/torres.md) ------------------------------------------------------------
-
 
 
 def _match_points(points: Any) -> tuple[list[float], Shape]:
@@ -554,8 +553,8 @@ def _match_points(points: Any) -> tuple[list[float], Shape]:
         raise InvalidInput(f"#points : de 1 à {torres.MATCH_SIZE} cellules attendues, trouvé {len(cells)}")
     values = [_number(cell, _at("points", i)) for i, cell in enumerate(cells)]
     for i, value in enumerate(values):
-        if abs(value) > torres.MAX_NUMBER:
-            raise InvalidInput(f"#{_at('points', i)} : nombre de -{torres.MAX_NUMBER:.0f} à {torres.MAX_NUMBER:.0f} "
+        if not 0 <= value <= torres.MAX_NUMBER:  # in-game points, as the Matchs table takes them
+            raise InvalidInput(f"#{_at('points', i)} : nombre de 0 à {torres.MAX_NUMBER:.0f} "
                                f"attendu, trouvé {value:.6g}".replace(".", ","))
     return values, shape
 

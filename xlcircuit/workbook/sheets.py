@@ -66,7 +66,8 @@ def start_workbook(heading: str, parameters: TableSpec, rows: Sequence[Sequence[
         add_input_table(wb, spec, at=(3, 1) if spec is parameters else (1, 1))
     type_rows(wb, parameters, rows)
     for row, text in enumerate(guide, start=guide_row):
-        put(first.cell(row, 1), text)
+        if text:  # a blank line is no cell: an empty text would not survive a save and reload
+            put(first.cell(row, 1), text)
     first.cell(guide_row, 1).font = Font(bold=True)
     first.freeze_panes = None
     return wb
