@@ -124,3 +124,11 @@ def test_libreoffice_shows_the_same_standings(module, tmp_path):
         shown = grid[first_row + i][first_col: first_col + len(row)]
         expected = [_shown(v) for v in row]
         assert [_read(text, e) for text, e in zip(shown, expected)] == expected, f"row {i + 1}"
+
+
+def test_every_table_sheet_prints_one_page_wide_with_its_header(module):
+    wb = module.new_workbook()
+    for ws in wb.worksheets:
+        if ws.tables:
+            assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1, ws.title
+            assert ws.print_title_rows, ws.title

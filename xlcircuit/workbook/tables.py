@@ -395,7 +395,12 @@ def style_output(ws: Worksheet, output: Output) -> None:
     min_row = table_bounds(ws, output.spec.name)[1]
     if ws.freeze_panes is None:
         ws.freeze_panes = ws.cell(min_row + 1, 1)
-    ws.print_title_rows = f"{min_row}:{min_row}"
+    print_one_page_wide(ws, min_row)
+
+
+def print_one_page_wide(ws: Worksheet, header_row: int) -> None:
+    """Print setup: landscape, one page wide, ``header_row`` repeated on every page, page numbers."""
+    ws.print_title_rows = f"{header_row}:{header_row}"
     ws.page_setup.orientation = "landscape"
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
@@ -477,6 +482,7 @@ def add_input_table(wb: Workbook, spec: TableSpec, at: tuple[int, int] = (1, 1))
     if ws is None:
         raise WorkbookProblems(problems.items)
     ws.freeze_panes = ws.cell(at[0] + 1, 1)
+    print_one_page_wide(ws, at[0])
     first = at[0] + 1
     for offset, column in enumerate(spec.columns, start=at[1]):
         letter = get_column_letter(offset)
