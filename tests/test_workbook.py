@@ -5,6 +5,7 @@ published standings exactly as written."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import zipfile
 from pathlib import Path
 
@@ -12,9 +13,10 @@ import openpyxl
 import pytest
 
 from conftest import sheets_as_csv, table_rows
+from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import FEDERATIONS, Book
 from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import Output, TableSpec
+from xlcircuit.workbook.tables import Output, TableSpec, find_table
 
 WORKBOOKS = Path(__file__).parent.parent / "workbooks"
 MODULES = [pytest.param(module, id=code) for code, module in FEDERATIONS.items()]
@@ -132,3 +134,25 @@ def test_every_table_sheet_prints_one_page_wide_with_its_header(module):
         if ws.tables:
             assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1, ws.title
             assert ws.print_title_rows, ws.title
+
+
+#: What organisers type where it does not belong: blanks, words, signs, decimals, huge numbers, dates, formulas.
+JUNK = (None, " ", "zzz", -1, 0, 2.5, 1e300, "1e400", "nan", True, dt.datetime(2020, 1, 1), "=1+1", "#N/A",
+        99_999, "oui", "O", "   Alice  ")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_junk_typed_anywhere_ends_filled_or_in_located_problems(module, seed, tmp_path):
+    """The example with a few input cells overwritten by junk: a fill, or problems each naming its cell."""
+    rng = random.Random(f"{module.FEDERATION}:{seed}")
+    wb = module.new_workbook()
+    module.put_example(wb)
+    for _ in range(rng.randint(1, 6)):
+        ws, table = find_table(wb, rng.choice(module.INPUTS).name)
+        first_col, first_row, last_col, last_row = openpyxl.utils.cell.range_boundaries(table.ref)
+        ws.cell(rng.randint(first_row + 1, last_row), rng.randint(first_col, last_col)).value = rng.choice(JUNK)
+    path = save_atomic(wb, tmp_path / "junk.xlsx")
+    try:
+        module.compute(Book(path))
+    except WorkbookProblems as problems:
+        assert problems.problems and all(p.sheet and p.cell for p in problems.problems), str(problems)

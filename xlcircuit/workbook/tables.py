@@ -213,13 +213,20 @@ def _whole(value: object) -> int | None:
     return int(number)
 
 
+#: The largest place, count or number a table takes: far beyond any real event, and a typo such as
+#: 1e300 stays a located problem instead of a computation without end.
+MAX_WHOLE = 100_000
+
+
 def as_positive_int(value: object, what: str = "place") -> int | None:
-    """A positive whole number (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
+    """A positive whole number up to MAX_WHOLE (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
     if value is None:
         return None
     number = _whole(value)
     if number is None or number < 1:
         raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {shown(value)}")
+    if number > MAX_WHOLE:
+        raise InvalidInput(f"{what} attendue : un entier de 1 à {MAX_WHOLE} ; trouvé {shown(value)}")
     return number
 
 
