@@ -4,7 +4,7 @@ A thin adapter: it converts what Excel passes (every number as a float, blanks a
 single cell as a scalar, ranges as lists of rows), calls the core (``xlcircuit.tdf``, ``xlcircuit.dbm``…) and
 shapes the result like the input. No rule is computed here.
 
-Bad input never raises: the cell shows a short French message starting with ``#``.
+Bad input never raises: ``_declared`` turns it into a short French message starting with ``#``.
 What Excel shows about them (description, argument docs, range or cell) comes from their
 entries in the registry, ``xlcircuit.functions``.
 
@@ -17,6 +17,7 @@ Off Windows the decorators are no-ops, so these are plain Python functions.
 
 from __future__ import annotations
 
+import functools
 import math
 from numbers import Real
 from typing import Any
@@ -204,60 +205,58 @@ def _outings(points: Any, kinds: Any) -> tuple[list[tdf.Outing | None], Shape]:
 
 
 def _declared(function):
-    """Declare ``function`` to xlwings from its registry entry (``xlcircuit.functions``)."""
+    """Declare ``function`` to xlwings from its registry entry (``xlcircuit.functions``); bad input
+    gives the cell a short message instead of raising."""
     entry = functions.function(function.__name__)
+
+    @functools.wraps(function)  # xlwings reads the arguments through inspect.signature, which follows it
+    def cell(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except (XlcircuitError, ValueError, TypeError, OverflowError) as error:
+            return _message(error)
+
     # xlwings takes the function wizard's description from __doc__, read by the first decorator.
-    function.__doc__ = entry.description
+    cell.__doc__ = entry.description
+    declared = cell
     for argument in entry.arguments:
         options = _RANGE if argument.range else _CELL
-        function = xw.arg(argument.name, doc=argument.description, **options)(function)
-    return xw.func(category=_CATEGORY)(function)
+        declared = xw.arg(argument.name, doc=argument.description, **options)(declared)
+    return xw.func(category=_CATEGORY)(declared)
 
 
 @_declared
 def TDF_POINTS(place, n, tied=1, interrupted=False):
     """§1: the points of each of ``tied`` players tied at ``place`` among ``n`` classified."""
-    try:
-        count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
-        at = _whole(_single(place, "place"), "place", 1, count)
-        tied = _single(tied, "tied")
-        group = 1 if _is_blank(tied) else _whole(tied, "tied", 1)
-        return tdf.tied_points(at, count, group, _flag(interrupted, "interrupted"))
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
+    at = _whole(_single(place, "place"), "place", 1, count)
+    tied = _single(tied, "tied")
+    group = 1 if _is_blank(tied) else _whole(tied, "tied", 1)
+    return tdf.tied_points(at, count, group, _flag(interrupted, "interrupted"))
 
 
 @_declared
 def TDF_TOURNAMENT(places, interrupted=False):
     """§1: the points of each cell of a classification, in the range's shape."""
-    try:
-        cells, shape = _cells(places, "places")
-        parsed = [_place_or_role(cell, _at("places", i)) for i, cell in enumerate(cells)]
-        points = tdf.tournament_points(parsed, _flag(interrupted, "interrupted"))
-        return _shaped([BLANK if p is None else p for p in points], shape)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    cells, shape = _cells(places, "places")
+    parsed = [_place_or_role(cell, _at("places", i)) for i, cell in enumerate(cells)]
+    points = tdf.tournament_points(parsed, _flag(interrupted, "interrupted"))
+    return _shaped([BLANK if p is None else p for p in points], shape)
 
 
 @_declared
 def TDF_SEASON(points, kinds):
     """§2: a player's weighted season total."""
-    try:
-        outings, _ = _outings(points, kinds)
-        return float(tdf.season(o for o in outings if o is not None).total)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    outings, _ = _outings(points, kinds)
+    return float(tdf.season(o for o in outings if o is not None).total)
 
 
 @_declared
 def TDF_WEIGHTS(points, kinds):
     """§2: the weight applied to each of a player's tournaments, in the range's shape."""
-    try:
-        outings, shape = _outings(points, kinds)
-        weights = iter(tdf.season(o for o in outings if o is not None).weights)
-        return _shaped([BLANK if o is None else next(weights) for o in outings], shape)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    outings, shape = _outings(points, kinds)
+    weights = iter(tdf.season(o for o in outings if o is not None).weights)
+    return _shaped([BLANK if o is None else next(weights) for o in outings], shape)
 
 
 # --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
@@ -288,69 +287,51 @@ def _dbm_vft(value: Any) -> float:
 @_declared
 def DBM_CLASS_VALUE(code):
     """VBJ: the value of a class code."""
-    try:
-        return float(_dbm_class(_single(code, "code"), "code").value)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    return float(_dbm_class(_single(code, "code"), "code").value)
 
 
 @_declared
 def DBM_CMM(mvb):
     """CMM: the coefficient of an average of values."""
-    try:
-        mean = _number(_single(mvb, "mvb"), "mvb")
-        if not 1 <= mean <= 5:
-            raise _refuse("mvb", "nombre de 1 à 5", mvb)
-        return dbm.cmm(mean)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    mean = _number(_single(mvb, "mvb"), "mvb")
+    if not 1 <= mean <= 5:
+        raise _refuse("mvb", "nombre de 1 à 5", mvb)
+    return dbm.cmm(mean)
 
 
 @_declared
 def DBM_VALUE(values, rounds):
     """ABRA: the VFT of a tournament from its players' (or teams') values."""
-    try:
-        cells, _ = _cells(values, "values")
-        parsed = [_dbm_class(cell, _at("values", i)).value for i, cell in enumerate(cells) if not _is_blank(cell)]
-        if not parsed:
-            raise InvalidInput("#values : au moins une valeur de joueur attendue, trouvé une plage vide")
-        return dbm.tournament_value(parsed, _whole(_single(rounds, "rounds"), "rounds", 1, DBM_MAX_ROUNDS)).vft
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    cells, _ = _cells(values, "values")
+    parsed = [_dbm_class(cell, _at("values", i)).value for i, cell in enumerate(cells) if not _is_blank(cell)]
+    if not parsed:
+        raise InvalidInput("#values : au moins une valeur de joueur attendue, trouvé une plage vide")
+    return dbm.tournament_value(parsed, _whole(_single(rounds, "rounds"), "rounds", 1, DBM_MAX_ROUNDS)).vft
 
 
 @_declared
 def DBM_POINTS(vft, place, n, tied=1):
     """CADABRA: the RFJ of each of ``tied`` players tied at ``place`` among ``n``."""
-    try:
-        value = _dbm_vft(vft)
-        count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
-        at = _whole(_single(place, "place"), "place", 1, count)
-        tied = _single(tied, "tied")
-        group = 1 if _is_blank(tied) else _whole(tied, "tied", 1, count - at + 1)
-        return dbm.tied_points(value, at, count, group)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    value = _dbm_vft(vft)
+    count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
+    at = _whole(_single(place, "place"), "place", 1, count)
+    tied = _single(tied, "tied")
+    group = 1 if _is_blank(tied) else _whole(tied, "tied", 1, count - at + 1)
+    return dbm.tied_points(value, at, count, group)
 
 
 @_declared
 def DBM_REFEREE(vft):
     """PRIME D'ARBITRAGE: half the VFT, at most 100."""
-    try:
-        return dbm.referee_bonus(_dbm_vft(vft))
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    return dbm.referee_bonus(_dbm_vft(vft))
 
 
 @_declared
 def DBM_BEST4(results):
     """CRITERE DE CLASSEMENT: the sum of the four best results of a row, blanks ignored."""
-    try:
-        cells, _ = _cells(results, "results")
-        return float(dbm.best_four(
-            _number(cell, _at("results", i)) for i, cell in enumerate(cells) if not _is_blank(cell)))
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    cells, _ = _cells(results, "results")
+    return float(dbm.best_four(
+        _number(cell, _at("results", i)) for i, cell in enumerate(cells) if not _is_blank(cell)))
 
 
 # --- Championnat de France de Diplomatie (../shared/rules/cdf.md) -----------------------------------
@@ -387,59 +368,47 @@ def _score(value: Any, what: str) -> float:
 @_declared
 def PASTIS(centres, years_survived=None, years_played=7):
     """§IV.1: the Super Pastis score of each player of a board, in the shape of ``centres``."""
-    try:
-        cells, shape = _cells(centres, "centres")
-        if len(cells) != cdf.PLAYERS:  # one cell per power; a blank one for a power without a player
-            raise InvalidInput(f"#centres : {cdf.PLAYERS} cellules attendues (une par pays), trouvé {len(cells)}")
-        if _is_blank(years_survived):
-            survived: list[Any] = [None] * len(cells)
-        else:
-            survived, _ = _cells(years_survived, "years_survived")
-        if len(survived) != len(cells):
-            raise InvalidInput(f"#centres et years_survived : autant de cellules attendues, trouvé {len(cells)} "
-                               f"et {len(survived)}")
-        played = _single(years_played, "years_played")
-        years = cdf.YEARS if _is_blank(played) else _whole(played, "years_played", 1, cdf.YEARS)
-        seated = [i for i, cell in enumerate(cells) if not _is_blank(cell)]
-        for i, cell in enumerate(cells):
-            if _is_blank(cell) and not _is_blank(survived[i]):
-                raise _refuse(_at("centres", i), "nombre de centres (0 pour un éliminé)", cell)
-        board = [_whole(cells[i], _at("centres", i), 0, cdf.CENTRES) for i in seated]
-        lasted = [_survival(survived[i], _at("years_survived", i), years) for i in seated]
-        scores = iter(cdf.game_scores(board, lasted, years, short=True))
-        return _shaped([next(scores) if i in seated else BLANK for i in range(len(cells))], shape)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    cells, shape = _cells(centres, "centres")
+    if len(cells) != cdf.PLAYERS:  # one cell per power; a blank one for a power without a player
+        raise InvalidInput(f"#centres : {cdf.PLAYERS} cellules attendues (une par pays), trouvé {len(cells)}")
+    if _is_blank(years_survived):
+        survived: list[Any] = [None] * len(cells)
+    else:
+        survived, _ = _cells(years_survived, "years_survived")
+    if len(survived) != len(cells):
+        raise InvalidInput(f"#centres et years_survived : autant de cellules attendues, trouvé {len(cells)} "
+                           f"et {len(survived)}")
+    played = _single(years_played, "years_played")
+    years = cdf.YEARS if _is_blank(played) else _whole(played, "years_played", 1, cdf.YEARS)
+    seated = [i for i, cell in enumerate(cells) if not _is_blank(cell)]
+    for i, cell in enumerate(cells):
+        if _is_blank(cell) and not _is_blank(survived[i]):
+            raise _refuse(_at("centres", i), "nombre de centres (0 pour un éliminé)", cell)
+    board = [_whole(cells[i], _at("centres", i), 0, cdf.CENTRES) for i in seated]
+    lasted = [_survival(survived[i], _at("years_survived", i), years) for i in seated]
+    scores = iter(cdf.game_scores(board, lasted, years, short=True))
+    return _shaped([next(scores) if i in seated else BLANK for i in range(len(cells))], shape)
 
 
 @_declared
 def CDF_SIMUL(score1, score2):
     """§II.2b4: the round score of two simultaneous games."""
-    try:
-        return float(cdf.round_score([_score(score1, "score1"), _score(score2, "score2")]))
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    return float(cdf.round_score([_score(score1, "score1"), _score(score2, "score2")]))
 
 
 @_declared
 def CDF_QUALIF(round_scores):
     """§IV.2: the qualifying score of rounds 1 to 3."""
-    try:
-        return float(cdf.qualifying_score(_round_scores(round_scores, "round_scores", cdf.QUALIFYING_ROUNDS)))
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    return float(cdf.qualifying_score(_round_scores(round_scores, "round_scores", cdf.QUALIFYING_ROUNDS)))
 
 
 @_declared
 def CDF_FINAL(round_scores, top_board=False, bonus=0):
     """§IV.3a and §III.4: the final score, with the top-board bonus and other bonuses."""
-    try:
-        final = cdf.final_score(_round_scores(round_scores, "round_scores", cdf.ROUNDS))
-        extra = _single(bonus, "bonus")
-        extra = 0.0 if _is_blank(extra) else _number(extra, "bonus")
-        return float(cdf.total_score(final, _flag(top_board, "top_board"), extra))
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    final = cdf.final_score(_round_scores(round_scores, "round_scores", cdf.ROUNDS))
+    extra = _single(bonus, "bonus")
+    extra = 0.0 if _is_blank(extra) else _number(extra, "bonus")
+    return float(cdf.total_score(final, _flag(top_board, "top_board"), extra))
 
 
 # --- Multiplayer Elo (../shared/rules/elo.md) ------------------------------------------------------
@@ -499,48 +468,33 @@ def _elo_changes(ratings: Any, totals: Any, games_played: Any, lowest_wins: Any,
 @_declared
 def ELO_EXPECTED(rating, opponent_rating):
     """§2: the expectation of a duel."""
-    try:
-        return elo.expected(_number(_single(rating, "rating"), "rating"),
-                            _number(_single(opponent_rating, "opponent_rating"), "opponent_rating"))
-    except (XlcircuitError, ValueError, TypeError, OverflowError) as error:
-        return _message(error)
+    return elo.expected(_number(_single(rating, "rating"), "rating"),
+                        _number(_single(opponent_rating, "opponent_rating"), "opponent_rating"))
 
 
 @_declared
 def ELO_K(games_played):
     """§6: K of a player's n-th ranked game."""
-    try:
-        return float(elo.k_factor(_whole(_single(games_played, "games_played"), "games_played", 1)))
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    return float(elo.k_factor(_whole(_single(games_played, "games_played"), "games_played", 1)))
 
 
 @_declared
 def ELO_CHANGE(ratings, totals, games_played, lowest_wins=True):
     """§1-§5: each player's change in one game (floor included), in the ratings' shape."""
-    try:
-        return _elo_changes(ratings, totals, games_played, lowest_wins, lambda c: c.delta)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    return _elo_changes(ratings, totals, games_played, lowest_wins, lambda c: c.delta)
 
 
 @_declared
 def ELO_NEW(ratings, totals, games_played, lowest_wins=True):
     """§1-§5: each player's rating after one game, in the ratings' shape."""
-    try:
-        return _elo_changes(ratings, totals, games_played, lowest_wins, lambda c: c.after)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    return _elo_changes(ratings, totals, games_played, lowest_wins, lambda c: c.after)
 
 
 @_declared
 def ELO_TIER(rating, games_played):
     """Tiers: the French name of a player's tier, or Placement."""
-    try:
-        games = _whole(_single(games_played, "games_played"), "games_played", 0)
-        return elo.tier(_whole(_single(rating, "rating"), "rating", elo.FLOOR), games).label
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    games = _whole(_single(games_played, "games_played"), "games_played", 0)
+    return elo.tier(_whole(_single(rating, "rating"), "rating", elo.FLOOR), games).label
 
 
 # --- TORRES (../shared/rules/torres.md) ------------------------------------------------------------
@@ -562,25 +516,19 @@ def _match_points(points: Any) -> tuple[list[float], Shape]:
 @_declared
 def TORRES_VP(points, forfeit=None):
     """§2: each player's victory points in one match, in the range's shape."""
-    try:
-        values, shape = _match_points(points)
-        flags = [False] * len(values)
-        if isinstance(forfeit, (list, tuple)) or not _is_blank(forfeit):  # omitted or blank: nobody
-            cells, _ = _cells(forfeit, "forfeit")
-            if len(cells) != len(values):
-                raise InvalidInput(f"#points et forfeit : autant de cellules attendues, trouvé {len(values)} "
-                                   f"et {len(cells)}")
-            flags = [_flag(cell, _at("forfeit", i)) for i, cell in enumerate(cells)]
-        return _shaped(torres.victory_points(values, flags), shape)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    values, shape = _match_points(points)
+    flags = [False] * len(values)
+    if isinstance(forfeit, (list, tuple)) or not _is_blank(forfeit):  # omitted or blank: nobody
+        cells, _ = _cells(forfeit, "forfeit")
+        if len(cells) != len(values):
+            raise InvalidInput(f"#points et forfeit : autant de cellules attendues, trouvé {len(values)} "
+                               f"et {len(cells)}")
+        flags = [_flag(cell, _at("forfeit", i)) for i, cell in enumerate(cells)]
+    return _shaped(torres.victory_points(values, flags), shape)
 
 
 @_declared
 def TORRES_DIFF(points):
     """§2: each player's particular-points difference in one match, in the range's shape."""
-    try:
-        values, shape = _match_points(points)
-        return _shaped(torres.particular_differences(values), shape)
-    except (XlcircuitError, ValueError, TypeError) as error:
-        return _message(error)
+    values, shape = _match_points(points)
+    return _shaped(torres.particular_differences(values), shape)
