@@ -16,18 +16,19 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from xlcircuit import cdf, example_cdf
+from xlcircuit import cdf
 from xlcircuit.workbook import cdf as cdf_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
+import generate  # noqa: E402
 from harness import fill_table, per_call, timed  # noqa: E402
 
 
 def write_championship(path: Path, players: int) -> tuple[Path, tuple[int]]:
     """A generated championship saved at ``path``, and its count of lines (games and ballots)."""
-    joueurs, parties, votes, preferes = example_cdf.generated(players)
+    joueurs, parties, votes, preferes = generate.cdf(players)
     wb = cdf_book.new_workbook()
     type_rows(wb, cdf_book.JOUEURS, joueurs)
     type_rows(wb, cdf_book.PARTIES, parties)
@@ -38,7 +39,7 @@ def write_championship(path: Path, players: int) -> tuple[Path, tuple[int]]:
 
 def core_seconds(players: int) -> float:
     """The pure core on a championship: every board, the top board, the rankings and awards."""
-    joueurs, parties, votes, preferes = example_cdf.generated(players)
+    joueurs, parties, votes, preferes = generate.cdf(players)
     people = {j[0]: cdf.Player(j[0], j[3], j[4] == "oui", j[2]) for j in joueurs}
     seats = defaultdict(list)
     for ronde, table, player, power, centres, survived, _, choice in parties:

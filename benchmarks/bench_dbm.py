@@ -16,12 +16,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from xlcircuit import dbm, example_dbm
+from xlcircuit import dbm
 from xlcircuit.workbook import dbm as dbm_book
+from xlcircuit.workbook.examples import load
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
+import generate  # noqa: E402
 from harness import fill_table, per_call, timed  # noqa: E402
 
 PLAYERS_PER_POULE = 24
@@ -29,10 +31,10 @@ PLAYERS_PER_POULE = 24
 
 def write_season(path: Path, poules: int) -> tuple[Path, tuple[int]]:
     """A generated season saved at ``path``, and its count of result lines."""
-    joueurs, tournois, resultats = example_dbm.generated(poules, PLAYERS_PER_POULE)
+    joueurs, tournois, resultats = generate.dbm(poules, PLAYERS_PER_POULE)
     wb = dbm_book.new_workbook()
-    type_rows(wb, dbm_book.PARAMETRES, [("Saison", "bench"), ("seuil_S", example_dbm.SEUIL_S),
-                                        ("seuil_O", example_dbm.SEUIL_O)])
+    type_rows(wb, dbm_book.PARAMETRES, [("Saison", "bench"), ("seuil_S", load("dbm").SEUIL_S),
+                                        ("seuil_O", load("dbm").SEUIL_O)])
     type_rows(wb, dbm_book.JOUEURS, joueurs)
     type_rows(wb, dbm_book.TOURNOIS, tournois)
     type_rows(wb, dbm_book.RESULTATS, resultats)
@@ -41,14 +43,14 @@ def write_season(path: Path, poules: int) -> tuple[Path, tuple[int]]:
 
 def core_seconds(poules: int) -> float:
     """The pure core on a season: every poule valued in date order, the tables and the classes."""
-    joueurs, tournois, resultats = example_dbm.generated(poules, PLAYERS_PER_POULE)
+    joueurs, tournois, resultats = generate.dbm(poules, PLAYERS_PER_POULE)
     entries: dict[str, list[dbm.Entry]] = {}
     for name, player, partner, place, referee in resultats:
         entries.setdefault(name, []).append(dbm.Entry(player, partner, place, referee == "oui"))
     season = [dbm.Tournament(n, d, r, doubles == "oui", tuple(entries[n])) for n, d, r, doubles, _ in tournois]
     classes = {p: dbm.PlayerClass.parse(c) for p, _, c in joueurs}
     clubs = {p: c for p, c, _ in joueurs}
-    return timed(lambda: dbm.run_season(season, classes, dbm.Thresholds(example_dbm.SEUIL_S, example_dbm.SEUIL_O),
+    return timed(lambda: dbm.run_season(season, classes, dbm.Thresholds(load("dbm").SEUIL_S, load("dbm").SEUIL_O),
                                         clubs))
 
 

@@ -17,12 +17,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from xlcircuit import elo, example_elo
+from xlcircuit import elo
 from xlcircuit.workbook import elo as elo_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
+import generate  # noqa: E402
 from harness import fill_and_floor, per_call, timed  # noqa: E402
 
 PLAYERS = 500
@@ -40,7 +41,7 @@ def games_of(rows: list[tuple]) -> list[elo.Game]:
 
 def core_seconds(games: int) -> tuple[int, float]:
     """Lines and seconds of the pure core on a generated history."""
-    rows = example_elo.generated(games, PLAYERS)
+    rows = generate.elo(games, PLAYERS)
     history = games_of(rows)
     return len(rows), timed(lambda: elo.run_history(history))
 
@@ -55,7 +56,7 @@ def main() -> None:
         lines, seconds = core_seconds(size)
         print(f"{size:>9} {lines:>8} {seconds:>8.3f} {seconds / size * 1e6:>10.1f}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
-        rows = example_elo.generated(args.fill, PLAYERS)
+        rows = generate.elo(args.fill, PLAYERS)
         wb = elo_book.new_workbook()
         type_rows(wb, elo_book.PARTIES, rows)
         source = save_atomic(wb, Path(folder) / "elo.xlsx")

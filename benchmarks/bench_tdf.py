@@ -15,12 +15,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from xlcircuit import example_tdf, tdf
+from xlcircuit import tdf
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
+import generate  # noqa: E402
 from harness import fill_table, per_call, timed  # noqa: E402
 
 PLAYERS_PER_TOURNAMENT = 60
@@ -28,7 +29,7 @@ PLAYERS_PER_TOURNAMENT = 60
 
 def write_season(path: Path, tournaments: int) -> tuple[Path, tuple[int]]:
     """A generated season saved at ``path``, and its count of lines (a tournament's and its results)."""
-    tournois, resultats = example_tdf.generated(tournaments, PLAYERS_PER_TOURNAMENT)
+    tournois, resultats = generate.tdf(tournaments, PLAYERS_PER_TOURNAMENT)
     wb = tdf_book.new_workbook()
     type_rows(wb, tdf_book.TOURNOIS, tournois)
     type_rows(wb, tdf_book.RESULTATS, resultats)
@@ -37,7 +38,7 @@ def write_season(path: Path, tournaments: int) -> tuple[Path, tuple[int]]:
 
 def core_seconds(tournaments: int) -> float:
     """The pure core on a season: scoring every tournament and weighting every season."""
-    tournois, resultats = example_tdf.generated(tournaments, PLAYERS_PER_TOURNAMENT)
+    tournois, resultats = generate.tdf(tournaments, PLAYERS_PER_TOURNAMENT)
     lines: dict[str, list[tdf.Line]] = {}
     for name, player, place, role, _ in resultats:
         lines.setdefault(name, []).append(tdf.Line(player, place, tdf.Role.parse(role)))

@@ -17,18 +17,19 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from xlcircuit import example_torres, torres
+from xlcircuit import torres
 from xlcircuit.workbook import torres as torres_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
+import generate  # noqa: E402
 from harness import fill_table, per_call  # noqa: E402
 
 
 def write_season(path: Path, divisions: int) -> tuple[Path, tuple[int, int]]:
     """A generated season saved at ``path``, and its counts of players and of match lines."""
-    joueurs, matchs = example_torres.generated(divisions)
+    joueurs, matchs = generate.torres(divisions)
     wb = torres_book.new_workbook()
     type_rows(wb, torres_book.JOUEURS, [row + (None,) for row in joueurs])
     type_rows(wb, torres_book.MATCHS, matchs)
@@ -37,7 +38,7 @@ def write_season(path: Path, divisions: int) -> tuple[Path, tuple[int, int]]:
 
 def core_seconds(divisions: int) -> float:
     """The pure core on a season: every match, every group's standings, next season's groups."""
-    joueurs, matchs = example_torres.generated(divisions)
+    joueurs, matchs = generate.torres(divisions)
     players = [torres.Player(n, e, d, g, torres.Status.parse(s)) for n, e, d, g, s in joueurs]
     seats: dict[tuple, list[torres.Seat]] = defaultdict(list)
     for d, g, m, name, points, _ in matchs:

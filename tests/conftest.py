@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import os
+import sys
 from pathlib import Path
 
 import openpyxl
@@ -14,6 +15,9 @@ from xlcircuit.workbook import libreoffice
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
+
+# The benchmarks' season generators (benchmarks/generate.py) serve a few stress tests too.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 
 def write_season(path: Path, tournois, resultats) -> Path:

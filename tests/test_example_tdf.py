@@ -7,7 +7,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from xlcircuit import example_tdf as ex
+from xlcircuit.workbook.examples import load
+
+ex = load("tdf")
 from xlcircuit.mechanics import format_half_up
 from xlcircuit.tdf import Kind, Line, Outing, Role, Status, Tournament, run_season, season
 from xlcircuit.text import fold

@@ -28,7 +28,7 @@ from openpyxl.worksheet.formula import ArrayFormula
 from conftest import sheets_as_csv
 from test_functions import agrees, as_excel_passes, example_arguments, rows_of
 from xlcircuit.cli import main
-from xlcircuit.functions import FEDERATIONS, FUNCTIONS, of_federation
+from xlcircuit.excel.registry import FEDERATIONS, FUNCTIONS, of_federation
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs" / "fonctions.md"
@@ -195,7 +195,8 @@ def test_the_wheel_is_pure_python(wheel):
     assert wheel.name == f"xlcircuit-{VERSION}-py3-none-any.whl"  # what xlwings Lite (Pyodide) can install
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    assert {"xlcircuit/functions.py", "xlcircuit/udfs.py", "xlcircuit/tdf.py"} <= set(names)
+    assert {"xlcircuit/excel/registry.py", "xlcircuit/excel/udfs.py", "xlcircuit/udfs.py", "xlcircuit/tdf.py",
+            "xlcircuit/workbook/examples/tdf.json"} <= set(names)
 
 
 #: Run in the fresh venv, beside main.py: what it exposes, and each function on its arguments.

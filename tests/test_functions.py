@@ -14,8 +14,9 @@ from decimal import Decimal
 import pytest
 from openpyxl.utils.cell import range_boundaries
 
-from xlcircuit import functions, udfs
-from xlcircuit.functions import FEDERATIONS, FUNCTIONS
+from xlcircuit import udfs
+from xlcircuit.excel import registry as functions
+from xlcircuit.excel.registry import FEDERATIONS, FUNCTIONS
 
 IDS = [entry.name for entry in FUNCTIONS]
 #: Built-in Excel functions, in English and in a French Excel: an add-in function of the same name would

@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 
 from conftest import table_dicts, write_season
-from xlcircuit import example_tdf
+from xlcircuit.workbook.examples import load
 from xlcircuit.cli import main
 from xlcircuit.errors import XlcircuitError
 from xlcircuit.workbook import Book, share
@@ -73,7 +73,7 @@ def test_each_tournament_has_its_curve_pointing_at_its_points(filled_demo):
     points = filled_demo["Points"]
     titles = [chart_title(c) for c in ws._charts]
     expected = []
-    for name, *_ in sorted(example_tdf.TOURNOIS, key=lambda t: t[1]):
+    for name, *_ in sorted(load("tdf").TOURNOIS, key=lambda t: t[1]):
         rows = [r for r in range(4, points.max_row + 1)
                 if points.cell(r, 1).value == name and points.cell(r, 5).value == "classé"]
         if rows:
@@ -100,10 +100,10 @@ def test_refilling_replaces_the_charts_instead_of_adding_more(filled_demo, demo_
 
 def test_every_club_gets_exactly_its_players(demo_path, tmp_path):
     written = share.share_clubs(Book(demo_path), tdf_book, tmp_path / "clubs")
-    clubs = {club for _, club in example_tdf.JOUEURS}
+    clubs = {club for _, club in load("tdf").JOUEURS}
     assert set(written) == clubs
     for club, path in written.items():
-        members = {player for player, c in example_tdf.JOUEURS if c == club}
+        members = {player for player, c in load("tdf").JOUEURS if c == club}
         wb = openpyxl.load_workbook(path)
         assert wb.sheetnames == ["Classement", "Mon club", "Points du club"]
         mine = table_dicts(wb["Mon club"], "MonClub")
@@ -113,7 +113,7 @@ def test_every_club_gets_exactly_its_players(demo_path, tmp_path):
         highlighted = {ws.cell(r, 2).value for r in range(4, ws.max_row + 1)
                        if ws.cell(r, 2).fill.fgColor.rgb.endswith(CLUB_COLOUR)}
         assert highlighted == members
-        assert len(table_dicts(ws, "Classement")) == len({row[1] for row in example_tdf.RESULTATS})
+        assert len(table_dicts(ws, "Classement")) == len({row[1] for row in load("tdf").RESULTATS})
 
 
 @pytest.mark.parametrize("club, expected", [

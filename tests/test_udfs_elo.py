@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlcircuit import functions
+from xlcircuit.excel import registry as functions
 from xlcircuit.udfs import ELO_CHANGE, ELO_EXPECTED, ELO_K, ELO_NEW, ELO_TIER
 
 FUNCTIONS = [ELO_EXPECTED, ELO_K, ELO_CHANGE, ELO_NEW, ELO_TIER]

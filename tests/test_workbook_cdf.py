@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 
 from conftest import table_dicts, table_rows
-from xlcircuit import example_cdf
+from xlcircuit.workbook.examples import load
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import Book, federation_of
 from xlcircuit.workbook import cdf as cdf_book
@@ -25,8 +25,8 @@ def write(path: Path, parametres=None, joueurs=None, parties=None, votes=(), pre
     if parametres is not None:
         # the template already has the three parameters: rewrite the whole table
         type_rows(wb, cdf_book.PARAMETRES, parametres)
-    type_rows(wb, cdf_book.JOUEURS, joueurs if joueurs is not None else example_cdf.JOUEURS)
-    type_rows(wb, cdf_book.PARTIES, parties if parties is not None else example_cdf.PARTIES)
+    type_rows(wb, cdf_book.JOUEURS, joueurs if joueurs is not None else load("cdf").JOUEURS)
+    type_rows(wb, cdf_book.PARTIES, parties if parties is not None else load("cdf").PARTIES)
     type_rows(wb, cdf_book.VOTES, votes)
     type_rows(wb, cdf_book.PREFERES, preferes)
     return save_atomic(wb, path)
@@ -147,9 +147,9 @@ def test_the_classement_pasted_into_a_tdf_season_gives_its_tdf_points(example, t
 
 
 def test_refill_gives_the_same_tables_whatever_the_row_order(example, tmp_path):
-    shuffled = write(tmp_path / "melange.xlsx", example_cdf.PARAMETRES, list(reversed(example_cdf.JOUEURS)),
-                     example_cdf.PARTIES[1::2] + example_cdf.PARTIES[::2], list(reversed(example_cdf.VOTES)),
-                     list(reversed(example_cdf.PREFERES)))
+    shuffled = write(tmp_path / "melange.xlsx", load("cdf").PARAMETRES, list(reversed(load("cdf").JOUEURS)),
+                     load("cdf").PARTIES[1::2] + load("cdf").PARTIES[::2], list(reversed(load("cdf").VOTES)),
+                     list(reversed(load("cdf").PREFERES)))
     book = Book(shuffled)
     cdf_book.fill(book)
     book.save()
@@ -159,7 +159,7 @@ def test_refill_gives_the_same_tables_whatever_the_row_order(example, tmp_path):
 
 
 def test_without_top_board_everyone_is_ranked_by_final_score(tmp_path):
-    parties = [row[:7] + (None,) for row in example_cdf.PARTIES]
+    parties = [row[:7] + (None,) for row in load("cdf").PARTIES]
     path = write(tmp_path / "sans.xlsx", [("Table finale", "non")], parties=parties)
     book = Book(path)
     summary = cdf_book.fill(book)
@@ -237,11 +237,11 @@ def test_board_level_problems(tmp_path):
 def test_a_blank_ronde_is_a_located_problem_not_a_crash(tmp_path):
     # A Parties line without its round used to reach the board sort (None < 1: TypeError); a vote without
     # its round reached the core and came back with no row nor column.
-    parties = [list(row) for row in example_cdf.PARTIES]
+    parties = [list(row) for row in load("cdf").PARTIES]
     parties[3][0] = None
-    votes = [list(row) for row in example_cdf.VOTES[:2]]
+    votes = [list(row) for row in load("cdf").VOTES[:2]]
     votes[1][0] = None
-    path = write(tmp_path / "ronde.xlsx", example_cdf.PARAMETRES, parties=parties, votes=votes)
+    path = write(tmp_path / "ronde.xlsx", load("cdf").PARAMETRES, parties=parties, votes=votes)
     with pytest.raises(WorkbookProblems) as caught:
         cdf_book.compute(Book(path))
     messages = {(p.sheet, p.row, p.column): p.message for p in caught.value.problems}

@@ -19,7 +19,9 @@ import pytest
 from openpyxl.chart import BarChart, Reference
 
 from conftest import leader, table_rows, write_season
-from xlcircuit import example_tdf
+from xlcircuit.workbook.examples import load
+
+import generate  # benchmarks/generate.py, on the path by conftest
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookError
 from xlcircuit.workbook import Book, io as book_io
@@ -150,7 +152,7 @@ def test_a_locked_workbook_is_reported_in_one_sentence(small_season, monkeypatch
 
 
 def test_a_fill_killed_at_any_moment_leaves_a_workbook_that_opens(tmp_path):
-    tournois, resultats = example_tdf.generated(40)
+    tournois, resultats = generate.tdf(40)
     path = write_season(tmp_path / "grande.xlsx", tournois, resultats)
     original = table_rows(openpyxl.load_workbook(path)["Résultats"], "Resultats")
     rng = random.Random(7)
@@ -248,9 +250,9 @@ def test_refilling_gives_byte_for_byte_the_same_output_tables(demo_path, tmp_pat
 def test_input_row_order_does_not_change_a_byte_of_the_output_tables(demo_path, tmp_path):
     rng = random.Random(3)
     shuffled = {name: rng.sample(rows, len(rows)) for name, rows in
-                (("joueurs", example_tdf.JOUEURS), ("tournois", example_tdf.TOURNOIS), ("resultats", example_tdf.RESULTATS))}
+                (("joueurs", load("tdf").JOUEURS), ("tournois", load("tdf").TOURNOIS), ("resultats", load("tdf").RESULTATS))}
     wb = tdf_book.new_workbook()
-    type_rows(wb, tdf_book.PARAMETRES, [("Saison", example_tdf.SAISON)])
+    type_rows(wb, tdf_book.PARAMETRES, [("Saison", load("tdf").SAISON)])
     type_rows(wb, tdf_book.JOUEURS, shuffled["joueurs"])
     type_rows(wb, tdf_book.TOURNOIS, shuffled["tournois"])
     type_rows(wb, tdf_book.RESULTATS, shuffled["resultats"])

@@ -146,11 +146,11 @@ def test_duplicate_line_is_marked_and_warned(demo_path):
 
 
 def test_refill_gives_the_same_tables_whatever_the_row_order(tmp_path, demo_path):
-    from xlcircuit import example_tdf
+    from xlcircuit.workbook.examples import load
 
     once = filled(demo_path)
-    shuffled = write_season(tmp_path / "melange.xlsx", list(reversed(example_tdf.TOURNOIS)),
-                            example_tdf.RESULTATS[::2] + example_tdf.RESULTATS[1::2])
+    shuffled = write_season(tmp_path / "melange.xlsx", list(reversed(load("tdf").TOURNOIS)),
+                            load("tdf").RESULTATS[::2] + load("tdf").RESULTATS[1::2])
     filled(shuffled)
     twice = filled(shuffled)
     for sheet, name in (("Points", "Points"), ("Classement", "Classement")):

@@ -14,7 +14,8 @@ import pytest
 from openpyxl.utils import range_boundaries
 
 from conftest import need_libreoffice, sheets_as_csv, table_dicts, table_rows
-from xlcircuit import example_torres, torres
+from xlcircuit import torres
+from xlcircuit.workbook.examples import load
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import Book, libreoffice
@@ -174,7 +175,7 @@ def read_calendar(path: Path) -> list[dict]:
 
 
 def test_schedule_command_draws_each_group_and_is_reproducible(tmp_path, capsys):
-    joueurs = [row[:4] + (None,) for row in example_torres.JOUEURS if row[4] != "nouveau"]
+    joueurs = [row[:4] + (None,) for row in load("torres").JOUEURS if row[4] != "nouveau"]
     path = workbook(tmp_path, joueurs, parametres=[("Saison", "printemps 2026"), ("Graine", 2026)])
     assert main(["schedule", str(path), "-o", str(tmp_path / "a.xlsx")]) == 0
     assert "graine du tirage : 2026" in capsys.readouterr().out
@@ -190,7 +191,7 @@ def test_schedule_command_draws_each_group_and_is_reproducible(tmp_path, capsys)
         assert len(pairs) == size * (size - 1) // 2 and set(pairs.values()) == {2}
     # The calendar of the bundled example is the one drawn with its seed.
     typed = [(r["Division"], r["Groupe"], r["Match"]) for r in calendar]
-    assert typed == [m[:3] for m in example_torres.MATCHS]
+    assert typed == [m[:3] for m in load("torres").MATCHS]
     # The same seed again (given or the season's) gives the same calendar; another seed another one.
     assert main(["schedule", str(path), "--seed", "2026", "-o", str(tmp_path / "b.xlsx")]) == 0
     assert read_calendar(tmp_path / "b.xlsx") == calendar

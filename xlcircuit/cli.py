@@ -12,9 +12,10 @@ import threading
 import time
 from pathlib import Path
 
-from . import __version__, excel
+from . import __version__
+from .excel import reference
 from .errors import WorkbookProblems, XlcircuitError
-from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share
+from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share, starter
 
 class Progress:
     """A one-line progress bar on stderr for long fills: only on a terminal, only after ``delay`` seconds.
@@ -170,6 +171,80 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- xlcircuit excel init|lite|docs ---------------------------------------------------------------
+
+
+def _refuse_existing(paths: list[Path], force: bool) -> None:
+    existing = [str(p) for p in paths if p.exists()]
+    if existing and not force:
+        raise XlcircuitError(f"{', '.join(existing)} existe déjà : ajoutez --force pour l'écraser.")
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise XlcircuitError(f"Impossible de créer le dossier {folder} ({error.strerror}).") from None
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    folder = Path(args.dir)
+    target = folder / starter.STARTER
+    _refuse_existing([target], args.force)
+    workbook = starter.starter_workbook()
+    _make_folder(folder)
+    save_atomic(workbook, target)
+    print(f"Classeur de démarrage écrit : {target}. Ouvrez-le dans Excel, puis onglet xlwings, "
+          f"Import Functions (voir le README, « Dans Excel (Windows) »).")
+    return 0
+
+
+def cmd_lite(args: argparse.Namespace) -> int:
+    if args.dir is None:
+        print("Onglet requirements.txt de xlwings Lite, ajoutez la ligne :")
+        print(reference.lite_requirement())
+        print()
+        print("Onglet main.py de xlwings Lite, remplacez tout son contenu par :")
+        print(reference.lite_main(), end="")
+        return 0
+    folder = Path(args.dir)
+    requirements, main = folder / "requirements.txt", folder / "main.py"
+    _refuse_existing([requirements, main], args.force)
+    _make_folder(folder)
+    requirements.write_text(reference.lite_requirement() + "\n", encoding="utf-8")
+    main.write_text(reference.lite_main(), encoding="utf-8")
+    print(f"Écrits : {requirements} et {main}. Copiez-les dans les onglets du même nom de xlwings Lite.")
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    if args.output is None:
+        print(reference.reference(), end="")
+    else:
+        Path(args.output).write_text(reference.reference(), encoding="utf-8")
+    return 0
+
+
+def _add_excel_commands(subparsers) -> None:
+    """Add ``xlcircuit excel init|lite|docs`` to the command line."""
+    excel = subparsers.add_parser("excel", help="set up the Excel functions: starter workbook, xlwings Lite, reference")
+    commands = excel.add_subparsers(dest="excel_command", required=True, metavar="SUBCOMMAND")
+
+    init = commands.add_parser("init", help=f"write the macro-enabled starter workbook DIR/{starter.STARTER} (Windows Excel)")
+    init.add_argument("dir", nargs="?", default=".", help="folder to write it to (default: the current folder)")
+    init.add_argument("--force", action="store_true", help="overwrite the workbook if it exists")
+    init.set_defaults(run=cmd_init)
+
+    lite = commands.add_parser("lite", help="print the requirements.txt line and main.py for xlwings Lite")
+    lite.add_argument("--dir", help="write requirements.txt and main.py to this folder instead of printing them")
+    lite.add_argument("--force", action="store_true", help="with --dir: overwrite the files if they exist")
+    lite.set_defaults(run=cmd_lite)
+
+    docs = commands.add_parser("docs", help="print the function reference (Markdown, French)")
+    docs.add_argument("-o", "--output", help="write it to this file (docs/fonctions.md) instead of printing it")
+    docs.set_defaults(run=cmd_docs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="xlcircuit",
@@ -218,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="write each federation's bundled example and fill it")
     demo.add_argument("dir", nargs="?", default="demo", help="folder to write it to (default: ./demo)")
     demo.set_defaults(run=cmd_demo)
-    excel.add_commands(commands)
+    _add_excel_commands(commands)
     return parser
 
 

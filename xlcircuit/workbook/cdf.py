@@ -11,7 +11,9 @@ from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
-from .. import cdf, example_cdf
+from .. import cdf
+from ..federations import federation
+from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import fold
 from .io import Book
@@ -24,10 +26,8 @@ from .tables import (
     forget_own_formats, read_table, type_rows,
 )
 
-FEDERATION = "cdf"
-TITLE = "Championnat de France de Diplomatie"
-TEMPLATE = "cdf-tournoi.xlsx"  # in workbooks/
-EXAMPLE = "cdf-exemple.xlsx"  # written by ``xlcircuit demo``
+INFO = federation("cdf")  # code, French title, template and example file
+FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 SCORE_FORMAT = "0.00"  # Super Pastis scores have halves and thirds: shown to the hundredth
 #: Bonuses beyond this are a typing mistake.
@@ -215,11 +215,11 @@ def new_workbook() -> Workbook:
 
 def put_example(wb: Workbook) -> None:
     """Type the bundled example championship into the input tables."""
-    type_rows(wb, PARAMETRES, example_cdf.PARAMETRES)
-    type_rows(wb, JOUEURS, example_cdf.JOUEURS)
-    type_rows(wb, PARTIES, example_cdf.PARTIES)
-    type_rows(wb, VOTES, example_cdf.VOTES)
-    type_rows(wb, PREFERES, example_cdf.PREFERES)
+    type_rows(wb, PARAMETRES, load("cdf").PARAMETRES)
+    type_rows(wb, JOUEURS, load("cdf").JOUEURS)
+    type_rows(wb, PARTIES, load("cdf").PARTIES)
+    type_rows(wb, VOTES, load("cdf").VOTES)
+    type_rows(wb, PREFERES, load("cdf").PREFERES)
 
 
 # --- reading ---------------------------------------------------------------------------------

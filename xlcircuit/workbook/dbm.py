@@ -11,7 +11,9 @@ from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
-from .. import dbm, example_dbm
+from .. import dbm
+from ..federations import federation
+from .examples import load
 from ..errors import Problem, WorkbookProblems
 from ..text import fold
 from .io import Book
@@ -25,10 +27,8 @@ from .tables import (
     forget_own_formats, read_table, type_rows,
 )
 
-FEDERATION = "dbm"
-TITLE = "Championnat DBM"
-TEMPLATE = "dbm-saison.xlsx"  # in workbooks/
-EXAMPLE = "dbm-exemple.xlsx"  # written by ``xlcircuit demo``
+INFO = federation("dbm")  # code, French title, template and example file
+FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 TWO = "0.00"  # MVB, CMM, VFT and results are published with two decimals (half up)
 #: Rounds beyond this are a typing mistake (the source: usually four, exceptionally five).
@@ -200,11 +200,11 @@ def new_workbook() -> Workbook:
 
 def put_example(wb: Workbook) -> None:
     """Type the bundled example season into the input tables."""
-    type_rows(wb, PARAMETRES, [("Saison", example_dbm.SAISON), ("seuil_S", example_dbm.SEUIL_S),
-                               ("seuil_O", example_dbm.SEUIL_O)])
-    type_rows(wb, JOUEURS, example_dbm.JOUEURS)
-    type_rows(wb, TOURNOIS, example_dbm.TOURNOIS)
-    type_rows(wb, RESULTATS, example_dbm.RESULTATS)
+    type_rows(wb, PARAMETRES, [("Saison", load("dbm").SAISON), ("seuil_S", load("dbm").SEUIL_S),
+                               ("seuil_O", load("dbm").SEUIL_O)])
+    type_rows(wb, JOUEURS, load("dbm").JOUEURS)
+    type_rows(wb, TOURNOIS, load("dbm").TOURNOIS)
+    type_rows(wb, RESULTATS, load("dbm").RESULTATS)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ from typing import Callable
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from .. import elo, example_elo
+from .. import elo
+from ..federations import federation
+from .examples import load
 from ..errors import InvalidInput, WorkbookProblems
 from ..text import fold
 from .io import Book
@@ -24,10 +26,8 @@ from .tables import (
     type_rows,
 )
 
-FEDERATION = "elo"
-TITLE = "Note de classé (Elo multijoueur)"
-TEMPLATE = "elo.xlsx"  # in workbooks/
-EXAMPLE = "elo-exemple.xlsx"  # written by ``xlcircuit demo``
+INFO = federation("elo")  # code, French title, template and example file
+FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 RATING_FORMAT = "0"
 EXPECTATION_FORMAT = "0.0000"  # the source gives expectations to four decimals
@@ -145,9 +145,9 @@ def new_workbook() -> Workbook:
 
 def put_example(wb: Workbook) -> None:
     """Type the bundled example season into the input tables."""
-    type_rows(wb, REGLAGES, [("Nom", example_elo.NOM), ("Vainqueur", example_elo.VAINQUEUR)])
-    type_rows(wb, JOUEURS, example_elo.JOUEURS)
-    type_rows(wb, PARTIES, example_elo.PARTIES)
+    type_rows(wb, REGLAGES, [("Nom", load("elo").NOM), ("Vainqueur", load("elo").VAINQUEUR)])
+    type_rows(wb, JOUEURS, load("elo").JOUEURS)
+    type_rows(wb, PARTIES, load("elo").PARTIES)
 
 
 # --- reading ---------------------------------------------------------------------------------

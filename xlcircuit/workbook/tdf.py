@@ -14,7 +14,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import example_tdf, tdf
+from .. import tdf
+from ..federations import federation
+from .examples import load
 from ..errors import InvalidInput, WorkbookProblems
 from ..text import fold
 from .io import Book
@@ -28,10 +30,8 @@ from .tables import (
     forget_own_formats, put, read_table, table_bounds, type_rows,
 )
 
-FEDERATION = "tdf"
-TITLE = "Tour de France de Diplomatie"
-TEMPLATE = "tdf-saison.xlsx"  # in workbooks/
-EXAMPLE = "tdf-exemple.xlsx"  # written by ``xlcircuit demo``
+INFO = federation("tdf")  # code, French title, template and example file
+FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 POINTS_FORMAT = "0"  # tournament points are published to the unit
 TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
@@ -146,10 +146,10 @@ def new_workbook() -> Workbook:
 
 def put_example(wb: Workbook) -> None:
     """Type the bundled example season into the input tables."""
-    type_rows(wb, PARAMETRES, [("Saison", example_tdf.SAISON)])
-    type_rows(wb, JOUEURS, example_tdf.JOUEURS)
-    type_rows(wb, TOURNOIS, example_tdf.TOURNOIS)
-    type_rows(wb, RESULTATS, example_tdf.RESULTATS)
+    type_rows(wb, PARAMETRES, [("Saison", load("tdf").SAISON)])
+    type_rows(wb, JOUEURS, load("tdf").JOUEURS)
+    type_rows(wb, TOURNOIS, load("tdf").TOURNOIS)
+    type_rows(wb, RESULTATS, load("tdf").RESULTATS)
 
 
 # --- reading ---------------------------------------------------------------------------------

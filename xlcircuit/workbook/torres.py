@@ -18,7 +18,9 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import example_torres, torres
+from .. import torres
+from ..federations import federation
+from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..mechanics import format_half_up
 from ..text import fold
@@ -33,10 +35,8 @@ from .tables import (
     type_rows, write_outputs, write_table,
 )
 
-FEDERATION = "torres"
-TITLE = "Championnat TORRES"
-TEMPLATE = "torres-saison.xlsx"  # in workbooks/
-EXAMPLE = "torres-exemple.xlsx"  # written by ``xlcircuit demo``
+INFO = federation("torres")  # code, French title, template and example file
+FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 VP_FORMAT = "0.0"  # shared victory points can be halves or thirds
 POINTS_FORMAT = "0"
 DIFF_FORMAT = "+0;-0;0"  # as the source writes them: +42, -18
@@ -194,9 +194,9 @@ _OUTPUTS = ((GENERAL, "classement général"), (POINTS, "points par match"), (MO
 
 def put_example(wb: Workbook) -> None:
     """Type the bundled example season into the input tables."""
-    type_rows(wb, PARAMETRES, [("Saison", example_torres.SAISON), ("Graine", example_torres.GRAINE)])
-    type_rows(wb, JOUEURS, [row + (None,) for row in example_torres.JOUEURS])
-    type_rows(wb, MATCHS, example_torres.MATCHS)
+    type_rows(wb, PARAMETRES, [("Saison", load("torres").SAISON), ("Graine", load("torres").GRAINE)])
+    type_rows(wb, JOUEURS, [row + (None,) for row in load("torres").JOUEURS])
+    type_rows(wb, MATCHS, load("torres").MATCHS)
 
 
 # --- reading ---------------------------------------------------------------------------------

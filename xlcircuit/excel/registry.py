@@ -1,8 +1,8 @@
 """The registry of the Excel functions: names, arguments, French descriptions and a worked example.
 
 One entry per function. Everything else is made from it: the xlwings declarations
-(``xlcircuit.udfs``), xlwings Lite's ``main.py``, the starter workbook's example sheets and
-``docs/fonctions.md`` (``xlcircuit.excel``). A new federation's functions are added here and
+(``xlcircuit.excel.udfs``), xlwings Lite's ``main.py`` and ``docs/fonctions.md`` (``xlcircuit.excel.reference``),
+the starter workbook's example sheets (``xlcircuit.workbook.starter``). A new federation's functions are added here and
 implemented in a ``udfs`` module. Pure data, standard library only.
 """
 
@@ -10,18 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..federations import FEDERATIONS, Federation
+
 #: What a cell holds: text, a number, TRUE/FALSE, or None for a blank cell.
 Cell = str | float | int | bool | None
-
-
-@dataclass(frozen=True)
-class Federation:
-    """A federation as its functions are presented: a section of the reference, a starter sheet."""
-
-    code: str  # as in ``xlcircuit new CODE``
-    name: str  # full French name, the reference's section title
-    sheet: str  # the starter workbook's sheet (at most 31 characters)
-    own_names: tuple[str, ...] = ()  # names of the federation's own scoring systems, allowed without the code prefix
 
 
 @dataclass(frozen=True)
@@ -48,21 +40,12 @@ class Function:
     """An Excel function: what the organiser sees and where its Python code lives."""
 
     name: str
-    federation: str  # a Federation code
+    federation: str  # a federation's code (``xlcircuit.federations``)
     description: str  # French; Excel's function wizard cuts it after 255 characters
     arguments: tuple[Argument, ...]
     example: Example
     module: str = "xlcircuit.udfs"  # the module defining it (xlwings' "UDF Modules")
 
-
-#: In the order of the reference and of the starter workbook's sheets.
-FEDERATIONS: tuple[Federation, ...] = (
-    Federation("tdf", "Tour de France de Diplomatie", "Tour de France"),
-    Federation("dbm", "Championnat DBM", "DBM"),
-    Federation("cdf", "Championnat de France de Diplomatie", "Championnat de France", own_names=("PASTIS",)),
-    Federation("elo", "Note de classé (Elo multijoueur)", "Elo"),
-    Federation("torres", "Championnat TORRES", "TORRES"),
-)
 
 # --- Tour de France de Diplomatie (../shared/rules/tdf.md) ----------------------------------------
 
@@ -465,3 +448,7 @@ def of_federation(code: str) -> list[Function]:
 def modules() -> list[str]:
     """The modules defining the functions, in registry order (xlwings' "UDF Modules")."""
     return list(dict.fromkeys(entry.module for entry in FUNCTIONS))
+
+
+__all__ = ["FEDERATIONS", "FUNCTIONS", "Argument", "Cell", "Example", "Federation", "Function", "function", "modules",
+           "of_federation"]
