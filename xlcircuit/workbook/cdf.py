@@ -18,7 +18,7 @@ from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import fold
 from .io import Book
 from .sheets import (
-    decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
+    own_outputs, decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
     start_workbook, title, top_lines, write_published,
 )
 from .tables import (
@@ -613,6 +613,7 @@ def report(summary: Summary) -> list[str]:
 
 def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Compute the championship and rewrite the published tables (in memory)."""
+    own_outputs(book, FEDERATION, (SCORES, QUALIFICATION, TABLE_FINALE, CLASSEMENT, EQUIPES, TROPHEES, MEILLEURS_PAYS))
     summary = compute(book, progress)
     write_published(book, FEDERATION, summary, outputs, progress)
     return summary

@@ -18,7 +18,7 @@ from ..errors import Problem, WorkbookProblems
 from ..text import fold
 from .io import Book
 from .sheets import (
-    decimal_comma, finish_workbook, parameter_records, parameters_table, parse_cell, podium_or_club, quiet,
+    own_outputs, decimal_comma, finish_workbook, parameter_records, parameters_table, parse_cell, podium_or_club, quiet,
     season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
     write_published,
 )
@@ -574,6 +574,7 @@ def report(summary: Summary) -> list[str]:
 
 def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Compute the season and rewrite the published tables (in memory)."""
+    own_outputs(book, FEDERATION, _OUTPUTS)
     summary = compute(book, progress)
     write_published(book, FEDERATION, summary, outputs, progress)
     return summary

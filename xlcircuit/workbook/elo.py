@@ -18,7 +18,7 @@ from ..errors import InvalidInput, WorkbookProblems
 from ..text import fold
 from .io import Book
 from .sheets import (
-    CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
+    own_outputs, CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
     start_workbook, title, top_lines, write_published,
 )
 from .tables import (
@@ -314,6 +314,7 @@ def report(summary: Summary) -> list[str]:
 
 def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Play the history and rewrite the published tables (in memory)."""
+    own_outputs(book, FEDERATION, (HISTORIQUE, CLASSEMENT))
     summary = compute(book, progress)
     write_published(book, FEDERATION, summary, outputs, progress)
     return summary

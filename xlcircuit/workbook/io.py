@@ -208,13 +208,63 @@ class Book:
         self.path = Path(path)
         #: What saving would drop (openpyxl cannot keep it), in French, for a warning.
         self.unkept = inspect_file(self.path)
-        self.wb = _load(self.path)
+        from .package import declares_entities
+
+        if declares_entities(self.path):
+            raise WorkbookError(f"{self.path.name} contient des constructions XML interdites (entités) : fichier "
+                                "piégé ou abîmé, il n'est pas lu.")
+        #: What a fill says of the workbook besides (one sentence each, in French).
+        self.notes: list[str] = []
+        self._wb: Workbook | None = None
         self._values: Workbook | None = None
+        self._cached: dict | None = None  # formulas' last values, read by the surgical load
+        self._surgery = None  # the surgical writer, when :meth:`own` could take that path
+
+    @property
+    def wb(self) -> Workbook:
+        """openpyxl's model of the workbook: all of it, unless :meth:`own` loaded only what a fill needs."""
+        if self._wb is None:
+            self._wb = _load(self.path)
+        return self._wb
+
+    def own(self, owned, federation: str) -> bool:
+        """Open for a fill that rewrites only ``owned`` (a :class:`.package.Owned`): the organiser's sheets
+        are copied as they are when saving. False when the workbook needs the full rewrite (then the model
+        is loaded whole, as before)."""
+        from . import package
+
+        if self._wb is not None:
+            return False
+        plan = None
+        try:
+            plan = package.plan(package.Package(self.path), owned)
+            lost = [u for u in self.unkept if u.sheet in plan.owned and not _ours(u, plan)]
+            if lost:
+                return False
+            wb, self._cached, foreign = package.open_for_fill(plan)
+            self._surgery = package.Surgery(plan, wb, FEDERATION_PROPERTY, federation)
+        except (package.Unsupported, ParseError, DefusedXmlException, KeyError, ValueError, TypeError,
+                IndexError, zipfile.BadZipFile):
+            self._cached = self._surgery = None
+            if plan is not None:
+                plan.package.close()
+            return False
+        self._wb = wb
+        self.unkept = []  # nothing else is rewritten: every other part is copied as it is
+        mixed = [name for name, has in foreign.items() if has]
+        if mixed:
+            self.notes.append(f"{_sheets_phrase(mixed)} aussi des cellules à vous, hors des tables de xlcircuit : "
+                              "elles sont gardées, mais réécrites (leurs formules sont recalculées à l'ouverture).")
+        return True
 
     def value(self, cell) -> object:
         """What a cell shows: its value, or for a formula its last calculated value."""
         if cell.data_type != "f":
             return cell.value
+        if self._cached is not None:
+            key = (cell.parent.title, cell.row, cell.column)
+            if key in self._cached:
+                return self._cached[key]
         if self._values is None:
             self._values = _load(self.path, data_only=True)
         return self._values[cell.parent.title][cell.coordinate].value
@@ -222,6 +272,8 @@ class Book:
     @property
     def federation(self) -> str | None:
         """The federation this workbook belongs to, as recorded by ``xlcircuit new``."""
+        if self._wb is None:
+            return _recorded_federation(self.path)
         props = self.wb.custom_doc_props
         return props[FEDERATION_PROPERTY].value if FEDERATION_PROPERTY in props.names else None
 
@@ -240,9 +292,47 @@ class Book:
             # A macro workbook saved as .xlsx, or the reverse, is a file Excel refuses to open.
             raise WorkbookError(f"{target.name} doit garder l'extension de {self.path.name} "
                                 f"({self.path.suffix}) : choisissez un nom en {self.path.suffix}.")
+        if self._surgery is not None:
+            return save_atomic(self._surgery, target)
         if self.unkept and target.resolve() == self.path.resolve():
             shutil.copy2(self.path, self.backup)
         return save_atomic(self.wb, target)
+
+
+def _ours(unkept: Unkept, plan) -> bool:
+    """Extended conditional formats inside the output tables: an earlier fill's data bars, rewritten anyway."""
+    areas = plan.owned.get(unkept.sheet)
+    if unkept.what != CONDITIONAL_FORMAT_EXTENSIONS or not unkept.ranges:
+        return False
+    if areas is None:
+        return True
+    from openpyxl.utils import range_boundaries
+
+    def inside(ref: str) -> bool:
+        b = range_boundaries(ref)
+        return any(a[0] <= b[0] and b[2] <= a[2] and a[1] <= b[1] and b[3] <= a[3] for a in areas)
+
+    return all(inside(r) for r in unkept.ranges)
+
+
+def _sheets_phrase(names: list[str]) -> str:
+    quoted = ", ".join(f"« {n} »" for n in names)
+    return f"La feuille {quoted} contient" if len(names) == 1 else f"Les feuilles {quoted} contiennent"
+
+
+def _recorded_federation(path: Path) -> str | None:
+    """The federation mark read from docProps/custom.xml without loading the workbook."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if "docProps/custom.xml" not in archive.namelist():
+                return None
+            root = SafeET.fromstring(archive.read("docProps/custom.xml"))
+    except (KeyError, ParseError, DefusedXmlException, zipfile.BadZipFile):
+        return None
+    for prop in root:
+        if prop.get("name") == FEDERATION_PROPERTY:
+            return next((child.text for child in prop), None)
+    return None
 
 
 def mark_federation(wb: Workbook, federation: str) -> None:

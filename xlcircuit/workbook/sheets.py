@@ -7,6 +7,7 @@ Only the shape is shared here; every federation's tables, words and rules stay i
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from typing import Callable, Container, Iterable, Sequence, TypeVar
 
@@ -19,6 +20,7 @@ from ..errors import InvalidInput
 from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
+from .package import Owned
 from .tables import (
     Column, Output, Problems, Record, TableSpec, add_input_table, as_text, put, read_table, type_rows, write_outputs,
 )
@@ -177,6 +179,13 @@ def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club
     if club is None:
         return {i: PODIUM[row[0]] for i, row in enumerate(rows) if row[0] in PODIUM}
     return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(row[1]) == club}
+
+
+def own_outputs(book: Book, federation: str, specs: Iterable[TableSpec], sheets: Iterable[str] = (),
+                pattern: re.Pattern | None = None, pattern_sheet: str | None = None) -> None:
+    """The start of a fill, before anything is read: tell ``book`` what the fill rewrites (its output tables,
+    ``sheets`` rewritten whole, tables named by ``pattern``), so that saving copies the rest as it is."""
+    book.own(Owned({spec.name: spec.sheet for spec in specs}, tuple(sheets), pattern, pattern_sheet), federation)
 
 
 def write_published(book: Book, federation: str, summary: S, outputs: Callable[[S], list[Output]],

@@ -21,7 +21,7 @@ from ..errors import InvalidInput, WorkbookProblems
 from ..text import fold
 from .io import Book
 from .sheets import (
-    CLUBS, decimal_comma, finish_workbook, parse_cell, podium_or_club, quiet, read_clubs, read_parameters, season_years,
+    own_outputs, CLUBS, decimal_comma, finish_workbook, parse_cell, podium_or_club, quiet, read_clubs, read_parameters, season_years,
     parameters_table, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
     write_published,
 )
@@ -441,6 +441,7 @@ def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
 
 def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Compute the season and rewrite the published tables and charts (in memory)."""
+    own_outputs(book, FEDERATION, (POINTS, CLASSEMENT), sheets=(CURVES_SHEET,))
     summary = compute(book, progress)
     (points, points_sheet), (standings, standings_sheet) = write_published(book, FEDERATION, summary, outputs, progress)
     _top_chart(standings_sheet, standings)

@@ -26,7 +26,7 @@ from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
 from .sheets import (
-    CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, quiet, read_parameters,
+    own_outputs, CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, quiet, read_parameters,
     spelling_warnings, start_workbook, title, write_published,
 )
 from .tables import (
@@ -688,6 +688,7 @@ def report(summary: Summary) -> list[str]:
 def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     """Compute the season, rewrite the published tables and lay out the group tables (in memory);
     every problem of the writing is reported at once."""
+    own_outputs(book, FEDERATION, (GENERAL, POINTS, MOUVEMENTS, SUIVANTE), pattern=GROUP_TABLE, pattern_sheet=GROUPS_SHEET)
     summary = compute(book, progress)
     day = dt.date.today()
     problems = Problems()
