@@ -27,7 +27,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import openpyxl
 from defusedxml import ElementTree as SafeET
-from openpyxl.cell.cell import Cell
+from openpyxl.cell.read_only import ReadOnlyCell
 from openpyxl.cell._writer import etree_write_cell
 from openpyxl.chart._chart import ChartBase
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
@@ -281,14 +281,53 @@ class ReadCell:
     cached: object = None  # a formula's value as last calculated
 
 
+_FAST_CELL = re.compile(
+    rb'<c r="([A-Z]{1,3})(\d+)"(?: s="(\d+)")?(?: t="(\w+)")?(?: s="(\d+)")?\s*(?:/>|>(?:<v>([^<]*)</v>'
+    rb'|<is><t>([^<]*)</t></is>|<is><t xml:space="preserve">([^<]*)</t></is>|(.*?))</c>)', re.S)
+_LETTERS: dict[bytes, int] = {}
+
+
 def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list[str], wb: Workbook) -> list[ReadCell]:
-    """The cells of a sheet's XML that fall in ``areas``, read as openpyxl reads them (dates, numbers, text)."""
+    """The cells of a sheet's XML that fall in ``areas``, read as openpyxl reads them (dates, numbers, text);
+    blank cells left out."""
+    if not _unprefixed(xml, b"worksheet"):
+        raise Unsupported("préfixes XML")
     match = _SHEET_DATA.search(xml)
     if match is None or not match.group(1):
         return []
-    date_styles, delta_styles, epoch = wb._date_formats, wb._timedelta_formats, wb.epoch
+    data = match.group(1)
+    context = (strings, wb._date_formats, wb._timedelta_formats, wb.epoch)
+    found: list[ReadCell] = []
+    matches = _FAST_CELL.findall(data)
+    if len(matches) != data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/"):
+        return _read_cells_slowly(data, areas, context)  # attributes in another order, or others
+    letters_of = _LETTERS
+    for letters, row, s1, t, s2, v, text, spaced, inner in matches:
+        column = letters_of.get(letters)
+        if column is None:
+            column = letters_of[letters] = _column(letters.decode())
+        r = int(row)
+        for a in areas:
+            if a[0] <= column <= a[2] and a[1] <= r <= a[3]:
+                break
+        else:
+            continue
+        if inner:
+            cell = _read_cell(r, column, int(s1 or s2 or 0), (t or b"n").decode(), inner, context)
+            if cell is not None:
+                found.append(cell)
+        elif text or spaced:
+            found.append(ReadCell(r, column, _text(text or spaced), "s"))
+        elif v:
+            value, data_type = _value((t or b"n").decode(), v, int(s1 or s2 or 0), *context)
+            if value is not None:
+                found.append(ReadCell(r, column, value, data_type))
+    return found
+
+
+def _read_cells_slowly(data: bytes, areas, context) -> list[ReadCell]:
     found = []
-    for attrs, inner in _CELL.findall(match.group(1)):
+    for attrs, inner in _CELL.findall(data):
         ref = t = s = None
         for key, v1, v2 in _ATTR.findall(attrs):
             value = v1 or v2
@@ -304,27 +343,28 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
         if where is None:
             raise Unsupported(f"référence de cellule {ref!r}")
         row, column = int(where.group(2)), _column(where.group(1))
-        if not any(a[0] <= column <= a[2] and a[1] <= row <= a[3] for a in areas):
+        if not _in(areas, column, row):
             continue
-        style = int(s) if s else 0
-        kind = (t or b"n").decode()
-        cached: object = None
-        if inner and b"<" in inner and _FORMULA.search(inner):
-            formula = _FORMULA.search(inner)
-            raw = _VALUE.search(inner)
-            cached = _value(kind, raw.group(1) if raw else None, style, strings, date_styles, delta_styles, epoch)[0]
-            found.append(ReadCell(row, column, "=" + _text(formula.group(1)), "f", cached))
-            continue
-        if kind == "inlineStr":
-            found.append(ReadCell(row, column, _rich(inner) if inner else None, "s" if inner else "n"))
-            continue
-        raw = _VALUE.search(inner) if inner else None
-        value, data_type = _value(kind, raw.group(1) if raw else None, style, strings, date_styles, delta_styles, epoch)
-        found.append(ReadCell(row, column, value, data_type))
+        cell = _read_cell(row, column, int(s) if s else 0, (t or b"n").decode(), inner, context)
+        if cell is not None:
+            found.append(cell)
     return found
 
 
-def _value(kind: str, raw: bytes | None, style: int, strings, date_styles, delta_styles, epoch) -> tuple[object, str]:
+def _read_cell(row: int, column: int, style: int, kind: str, inner: bytes, context) -> ReadCell | None:
+    if inner and _FORMULA.search(inner):
+        raw = _VALUE.search(inner)
+        cached = _value(kind, raw.group(1) if raw else None, style, *context)[0]
+        return ReadCell(row, column, "=" + _text(_FORMULA.search(inner).group(1)), "f", cached)
+    if kind == "inlineStr":
+        return ReadCell(row, column, _rich(inner), "s") if inner else None
+    raw = _VALUE.search(inner) if inner else None
+    value, data_type = _value(kind, raw.group(1) if raw else None, style, *context)
+    return None if value is None else ReadCell(row, column, value, data_type)
+
+
+def _value(kind: str, raw: bytes | None, style: int, strings, date_styles, delta_styles,
+           epoch) -> tuple[object, str]:
     text = _text(raw) if raw else ""
     if not text:
         return None, "s" if kind in ("s", "str") else kind
@@ -358,26 +398,57 @@ def _in(areas: list[tuple[int, int, int, int]], column: int, row: int) -> bool:
     return any(a[0] <= column <= a[2] and a[1] <= row <= a[3] for a in areas)
 
 
+_ROW = re.compile(rb"<row\b([^>]*?)(?:/>|>(.*?)</row>)", re.S)
+_ROW_NUMBER = re.compile(rb"""\br\s*=\s*["'](\d+)["']""")
+_CELL_COLUMN = re.compile(rb"""<c\b[^>]*?\br\s*=\s*["']([A-Z]+)\d+["']""")
+
+
+def _has_content(cells: bytes) -> bool:
+    return b"<v" in cells or b"<is" in cells or b"<f" in cells
+
+
+def _unprefixed(xml: bytes, root: bytes) -> bool:
+    """Whether the part's root element is ``root`` in the default namespace (what the fast paths read)."""
+    return re.match(rb"(?:\s|<\?xml[^>]*\?>|<!--.*?-->)*<" + root + rb"\b", xml, re.S) is not None
+
+
 def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> tuple[bytes, bool]:
     """The sheet without its cells in ``areas`` (None: without any cell), and whether others remain."""
+    if not _unprefixed(xml, b"worksheet"):
+        raise Unsupported("préfixes XML")
     match = _SHEET_DATA.search(xml)
     if match is None or not match.group(1):
         return xml, False
     others = False
 
-    def keep(cell: re.Match) -> bytes:
+    def row(found: re.Match) -> bytes:
         nonlocal others
-        attrs = dict((k, v1 or v2) for k, v1, v2 in _ATTR.findall(cell.group(1)))
-        where = _REF.match(attrs.get(b"r", b"").decode())
-        if where is None:
+        inner = found.group(2)
+        if not inner:
+            return found.group(0)
+        number = _ROW_NUMBER.search(found.group(1))
+        if number is None:
+            raise Unsupported("ligne sans numéro")
+        r = int(number.group(1))
+        spans = [a for a in areas if a[1] <= r <= a[3]] if areas is not None else None
+        if spans == []:
+            others = others or _has_content(inner)
+            return found.group(0)
+        columns = [_column(c.decode()) for c in _CELL_COLUMN.findall(inner)]
+        if inner.count(b"<c ") + inner.count(b"<c>") + inner.count(b"<c/") != len(columns):
             raise Unsupported("cellule sans référence")
-        if areas is None or _in(areas, _column(where.group(1)), int(where.group(2))):
-            return b""
-        if cell.group(2) or b'v' in cell.group(0):
-            others = True
-        return cell.group(0)
+        if spans is None or all(any(a[0] <= c <= a[2] for a in spans) for c in (columns[0], columns[-1])) \
+                and len(spans) == 1 and columns == sorted(columns):
+            return b"<row" + found.group(1) + b"></row>"
+        kept = []
+        for cell in _CELL.finditer(inner):
+            where = _CELL_COLUMN.match(cell.group(0))
+            if not any(a[0] <= _column(where.group(1).decode()) <= a[2] for a in spans):
+                kept.append(cell.group(0))
+        others = others or _has_content(b"".join(kept))
+        return b"<row" + found.group(1) + b">" + b"".join(kept) + b"</row>"
 
-    data = _CELL.sub(keep, match.group(1))
+    data = _ROW.sub(row, match.group(1))
     start, end = match.span(1)
     return xml[:start] + data + xml[end:], others
 
@@ -519,10 +590,8 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         ws = wb[sheet.name]
         cells = ws._cells
         for found in read_cells(xml, areas, strings or [], wb):
-            cell = Cell(ws, row=found.row, column=found.column)
-            cell._value = found.value
-            cell.data_type = found.data_type
-            cells[found.row, found.column] = cell
+            # Read-only cells: the stub sheets are read, never written back.
+            cells[found.row, found.column] = ReadOnlyCell(ws, found.row, found.column, found.value, found.data_type)
             if found.data_type == "f":
                 cached[sheet.name, found.row, found.column] = found.cached
     return cached
@@ -552,46 +621,58 @@ class _SheetWriter(WorksheetWriter):
 
     def sheet_data(self) -> bytes:
         ws = self.ws
-        styles = ws.parent._cell_styles
+        add_style = ws.parent._cell_styles.add
         epoch = ws.parent.epoch
         dims = ws.row_dimensions
         rows: dict[int, list] = defaultdict(list)
-        for (row, column), cell in ws._cells.items():
-            rows[row].append((column, cell))
+        for key, cell in ws._cells.items():
+            rows[key[0]].append((key[1], cell))
         for row in dims.keys():
             rows.setdefault(row, [])
         out = ["<sheetData>"]
-        letters = {}
+        letters: dict[int, str] = {}
+        styles: dict[bytes, str] = {}
         for row in sorted(rows):
             dim = dims.get(row)
             attrs = "".join(f" {k}={quoteattr(v)}" for k, v in dim) if dim is not None else ""
             out.append(f'<row r="{row}"{attrs}>')
-            for column, cell in sorted(rows[row], key=lambda item: item[0]):
+            cells = rows[row]
+            if len(cells) > 1:
+                cells.sort(key=_first)
+            for column, cell in cells:
                 value = cell._value
-                styled = cell.has_style
-                if value is None and not styled:
-                    continue
-                letter = letters.get(column) or letters.setdefault(column, get_column_letter(column))
-                kind = cell.data_type
-                if cell.hyperlink is not None or cell._comment is not None or kind not in ("s", "n", "d", "b") \
-                        or (kind == "s" and not isinstance(value, str)):
-                    out.append(_openpyxl_cell(ws, cell, styled))
-                    continue
-                ref = f'{letter}{row}'
-                s = f' s="{styles.add(cell._style)}"' if styled else ""
-                if value is None or value == "":
-                    out.append(f'<c r="{ref}"{s} t="{"inlineStr" if kind == "s" else kind}"/>' if kind != "s"
-                               else f'<c r="{ref}"{s}/>')
-                elif kind == "s":
-                    space = ' xml:space="preserve"' if value != value.strip() else ""
-                    out.append(f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{escape(value)}</t></is></c>')
-                elif kind == "d":
-                    if getattr(value, "tzinfo", None) is not None:
-                        out.append(_openpyxl_cell(ws, cell, styled))
-                        continue
-                    out.append(f'<c r="{ref}"{s} t="n"><v>{_number_text(to_excel(value, epoch))}</v></c>')
+                style = cell._style
+                if style is None:
+                    s = ""
                 else:
-                    out.append(f'<c r="{ref}"{s} t="{kind}"><v>{_number_text(value)}</v></c>')
+                    key = style.tobytes()
+                    s = styles.get(key)
+                    if s is None:
+                        s = styles[key] = f' s="{add_style(style)}"' if any(style) else ""
+                if value is None and not s:
+                    continue
+                letter = letters.get(column)
+                if letter is None:
+                    letter = letters[column] = get_column_letter(column)
+                kind = cell.data_type
+                if kind == "s" and value.__class__ is str and cell._hyperlink is None and cell._comment is None:
+                    if value == "":
+                        out.append(f'<c r="{letter}{row}"{s}/>')
+                        continue
+                    if "&" in value or "<" in value or ">" in value:
+                        value = escape(value)
+                    space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
+                    out.append(f'<c r="{letter}{row}"{s} t="inlineStr"><is><t{space}>{value}</t></is></c>')
+                elif kind == "n" and cell._hyperlink is None and cell._comment is None:
+                    if value is None:
+                        out.append(f'<c r="{letter}{row}"{s} t="n"/>')
+                    else:
+                        out.append(f'<c r="{letter}{row}"{s} t="n"><v>{_number_text(value)}</v></c>')
+                elif kind == "d" and value is not None and getattr(value, "tzinfo", None) is None \
+                        and cell._hyperlink is None and cell._comment is None:
+                    out.append(f'<c r="{letter}{row}"{s} t="n"><v>{_number_text(to_excel(value, epoch))}</v></c>')
+                else:
+                    out.append(_openpyxl_cell(ws, cell, bool(s)))
             out.append("</row>")
         out.append("</sheetData>")
         return "".join(out).encode()
@@ -603,6 +684,10 @@ class _SheetWriter(WorksheetWriter):
         if xml.count(self.PLACEHOLDER) != 1:
             raise Unsupported("écriture de la feuille")
         return xml.replace(self.PLACEHOLDER, data)
+
+
+def _first(item: tuple) -> int:
+    return item[0]
 
 
 def _number_text(value) -> str:
@@ -1050,6 +1135,18 @@ def _append_children(xml: bytes, name: bytes, items: list[bytes], before: int) -
 # --- the validator -----------------------------------------------------------------------------
 
 
+_SML = "application/vnd.openxmlformats-officedocument.spreadsheetml."
+#: The content type Excel wants for the target of each kind of relationship.
+_PART_TYPES = {
+    "worksheet": _SML + "worksheet+xml", "table": _SML + "table+xml", "styles": _SML + "styles+xml",
+    "sharedStrings": _SML + "sharedStrings+xml", "comments": _SML + "comments+xml", "calcChain": _SML + "calcChain+xml",
+    "chartsheet": _SML + "chartsheet+xml", "drawing": "application/vnd.openxmlformats-officedocument.drawing+xml",
+    "chart": "application/vnd.openxmlformats-officedocument.drawingml.chart+xml",
+    "theme": "application/vnd.openxmlformats-officedocument.theme+xml",
+    "custom-properties": "application/vnd.openxmlformats-officedocument.custom-properties+xml",
+}
+
+
 def package_problems(path: Path) -> list[str]:
     """What Excel would repair in a workbook: dangling relationships, untyped parts, duplicate sheet, table or
     drawing ids and names, style indices past their lists, shared string counts, names of missing sheets."""
@@ -1068,6 +1165,10 @@ def package_problems(path: Path) -> list[str]:
                 continue
             if part not in overrides and part.rsplit(".", 1)[-1].lower() not in defaults:
                 problems.append(f"partie sans type : {part}")
+        typed = {n.get("PartName", "").lstrip("/"): n.get("ContentType", "") for n in types
+                 if _local(n.tag) == "Override"}
+        by_extension = {n.get("Extension", "").lower(): n.get("ContentType", "") for n in types
+                        if _local(n.tag) == "Default"}
         for part in sorted(n for n in names if n.endswith(".xml") or n.endswith(".rels")):
             try:
                 SafeET.fromstring(archive.read(part))
@@ -1089,6 +1190,12 @@ def package_problems(path: Path) -> list[str]:
                     target = resolve(source or "/", node.get("Target", ""))
                     if target not in names:
                         problems.append(f"{rels} : cible absente {target}")
+                        continue
+                    kind = node.get("Type", "").rsplit("/", 1)[-1]
+                    wanted = _PART_TYPES.get(kind)
+                    found = typed.get(target) or by_extension.get(target.rsplit(".", 1)[-1].lower(), "")
+                    if wanted and found != wanted:
+                        problems.append(f"{target} : type « {found} », attendu « {wanted} »")
         problems += _workbook_problems(archive, names)
     return problems
 

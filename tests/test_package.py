@@ -1,0 +1,382 @@
+"""The surgical fill (``xlcircuit/workbook/package.py``): the organiser's sheets and everything on them are
+copied byte for byte, compressed bytes included; only the output sheets are new; the package stays valid.
+
+The organiser's sheet ``Notes`` below is written by hand, part by part, as Excel writes them: formulas with
+their cached values, sparklines, a text box, a shape, an image, a comment, a data validation, conditional
+formats (one of Excel 2010's). openpyxl keeps none of the sparklines, shapes, text boxes and cached values.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from copy import copy
+import zipfile
+import zlib
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from conftest import sheets_as_csv, table_dicts
+from xlcircuit.cli import main
+from xlcircuit.workbook import Book, tdf
+from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.package import Package, Unsupported, package_problems, read_cells
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PACKAGE_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+
+
+def _png() -> bytes:
+    """A 2x2 red PNG image, made by hand."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    raw = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+NOTES_SHEET = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet xmlns="{MAIN}" xmlns:r="{RELS}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" \
+xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac" mc:Ignorable="x14ac">\
+<dimension ref="A1:C4"/><sheetData>\
+<row r="1"><c r="A1" t="inlineStr"><is><t>Premier</t></is></c><c r="B1" t="str"><f>Classement!B4</f><v>Ancien premier</v></c></row>\
+<row r="2"><c r="A2"><v>1</v></c><c r="B2"><f>A2*10</f><v>10</v></c></row>\
+<row r="3"><c r="A3"><v>2</v></c><c r="B3"><f>A3*10</f><v>20</v></c></row>\
+<row r="4"><c r="A4"><v>3</v></c><c r="B4"><f>SUM(B2:B3)</f><v>30</v></c></row>\
+</sheetData>\
+<conditionalFormatting sqref="A2:A4"><cfRule type="colorScale" priority="1"><colorScale><cfvo type="min"/><cfvo type="max"/>\
+<color rgb="FFF8696B"/><color rgb="FF63BE7B"/></colorScale></cfRule></conditionalFormatting>\
+<dataValidations count="1"><dataValidation type="list" allowBlank="1" sqref="C2:C4"><formula1>"oui,non"</formula1>\
+</dataValidation></dataValidations>\
+<drawing r:id="rId1"/><legacyDrawing r:id="rId3"/>\
+<extLst><ext uri="{{78C0D931-6437-407d-A8EE-F0AAD7539E65}}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">\
+<x14:conditionalFormattings><x14:conditionalFormatting xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">\
+<x14:cfRule type="dataBar" id="{{00000000-0000-0000-0000-000000000001}}"><x14:dataBar minLength="0" maxLength="100">\
+<x14:cfvo type="autoMin"/><x14:cfvo type="autoMax"/></x14:dataBar></x14:cfRule><xm:sqref>B2:B4</xm:sqref>\
+</x14:conditionalFormatting></x14:conditionalFormattings></ext>\
+<ext uri="{{05C60535-1F16-4fd2-B633-F4F36F0B64E0}}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">\
+<x14:sparklineGroups xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main"><x14:sparklineGroup>\
+<x14:sparklines><x14:sparkline><xm:f>Notes!A2:A4</xm:f><xm:sqref>C1</xm:sqref></x14:sparkline></x14:sparklines>\
+</x14:sparklineGroup></x14:sparklineGroups></ext></extLst></worksheet>"""
+
+_ANCHOR = ('<xdr:twoCellAnchor><xdr:from><xdr:col>{c0}</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>{r0}</xdr:row>'
+           '<xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>{c1}</xdr:col><xdr:colOff>0</xdr:colOff>'
+           '<xdr:row>{r1}</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to>{body}<xdr:clientData/></xdr:twoCellAnchor>')
+NOTES_DRAWING = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<xdr:wsDr '
+    'xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" '
+    f'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="{RELS}">'
+    + _ANCHOR.format(c0=4, r0=1, c1=8, r1=4, body=(
+        '<xdr:sp macro="" textlink=""><xdr:nvSpPr><xdr:cNvPr id="2" name="Zone de texte 1"/><xdr:cNvSpPr txBox="1"/>'
+        '</xdr:nvSpPr><xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2400000" cy="500000"/></a:xfrm>'
+        '<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></xdr:spPr><xdr:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r>'
+        "<a:t>Note de l'organisateur</a:t></a:r></a:p></xdr:txBody></xdr:sp>"))
+    + _ANCHOR.format(c0=4, r0=5, c1=6, r1=8, body=(
+        '<xdr:sp macro="" textlink=""><xdr:nvSpPr><xdr:cNvPr id="3" name="Ellipse 2"/><xdr:cNvSpPr/></xdr:nvSpPr>'
+        '<xdr:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1200000" cy="500000"/></a:xfrm><a:prstGeom prst="ellipse">'
+        '<a:avLst/></a:prstGeom></xdr:spPr></xdr:sp>'))
+    + _ANCHOR.format(c0=8, r0=5, c1=9, r1=7, body=(
+        '<xdr:pic><xdr:nvPicPr><xdr:cNvPr id="4" name="Image 3"/><xdr:cNvPicPr/></xdr:nvPicPr><xdr:blipFill>'
+        '<a:blip r:embed="rId1"/><a:stretch><a:fillRect/></a:stretch></xdr:blipFill><xdr:spPr><a:xfrm><a:off x="0" y="0"/>'
+        '<a:ext cx="600000" cy="400000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></xdr:spPr></xdr:pic>'))
+    + "</xdr:wsDr>")
+NOTES_COMMENTS = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<comments xmlns="{MAIN}"><authors>'
+                  '<author>Organisateur</author></authors><commentList><comment ref="A1" authorId="0"><text>'
+                  "<t>Le premier du classement, recalculé à l'ouverture</t></text></comment></commentList></comments>")
+NOTES_VML = ('<xml xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" '
+             'xmlns:x="urn:schemas-microsoft-com:office:excel"><v:shape id="_x0000_s1025" type="#_x0000_t202" '
+             'style="position:absolute;margin-left:60pt;margin-top:2pt;width:100pt;height:50pt;visibility:hidden" '
+             'fillcolor="#ffffe1"><v:textbox/><x:ClientData ObjectType="Note"><x:MoveWithCells/><x:SizeWithCells/>'
+             '<x:Row>0</x:Row><x:Column>0</x:Column></x:ClientData></v:shape></xml>')
+#: The parts of the organiser's sheet, all of which the fill must copy as they are.
+NOTES_PARTS = ("xl/worksheets/notes.xml", "xl/worksheets/_rels/notes.xml.rels", "xl/drawings/notes-drawing.xml",
+               "xl/drawings/_rels/notes-drawing.xml.rels", "xl/media/notes-image.png", "xl/notes-comments.xml",
+               "xl/drawings/notes-comments.vml")
+
+
+def _rels(*rels: tuple[str, str, str]) -> str:
+    body = "".join(f'<Relationship Id="{i}" Type="{RELS}/{t}" Target="{target}"/>' for i, t, target in rels)
+    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="{PACKAGE_RELS}">{body}</Relationships>'
+
+
+def add_notes_sheet(path: Path, target: Path, formula_in_results: bool = True) -> Path:
+    """A copy of a workbook with the organiser's sheet ``Notes`` added by hand, and (``formula_in_results``)
+    a formula with its cached value typed into the Résultats table."""
+    sheets = openpyxl.load_workbook(path).sheetnames
+    results = f"xl/worksheets/sheet{sheets.index('Résultats') + 1}.xml"
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info.filename)
+            if info.filename == "xl/workbook.xml":
+                data = data.replace(b"</sheets>", f'<sheet name="Notes" sheetId="99" r:id="rIdNotes"/></sheets>'.encode())
+            elif info.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", f'<Relationship Id="rIdNotes" Type="{RELS}/worksheet" '
+                                    f'Target="/xl/worksheets/notes.xml"/></Relationships>'.encode())
+            elif info.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", (
+                    '<Default Extension="vml" ContentType="application/vnd.openxmlformats-officedocument.vmlDrawing"/>'
+                    '<Override PartName="/xl/worksheets/notes.xml" ContentType="application/vnd.openxmlformats-'
+                    'officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/drawings/notes-drawing.xml" '
+                    'ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/><Override '
+                    'PartName="/xl/notes-comments.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+                    'spreadsheetml.comments+xml"/></Types>').encode())
+                if b'Extension="png"' not in data:
+                    data = data.replace(b"<Default ", b'<Default Extension="png" ContentType="image/png"/><Default ', 1)
+            elif info.filename == results and formula_in_results:
+                # The third line's place (C4 holds a number) becomes a formula the spreadsheet calculated.
+                data, count = re.subn(rb'<c r="C4"([^>]*?) t="n"><v>(\d+)</v></c>',
+                                      lambda m: b'<c r="C4"' + m.group(1) + b"><f>1+" + str(int(m.group(2)) - 1).encode()
+                                      + b"</f><v>" + m.group(2) + b"</v></c>", data)
+                assert count == 1
+            new.writestr(info, data)
+        new.writestr("xl/worksheets/notes.xml", NOTES_SHEET)
+        new.writestr("xl/worksheets/_rels/notes.xml.rels", _rels(
+            ("rId1", "drawing", "../drawings/notes-drawing.xml"), ("rId2", "comments", "../notes-comments.xml"),
+            ("rId3", "vmlDrawing", "../drawings/notes-comments.vml")))
+        new.writestr("xl/drawings/notes-drawing.xml", NOTES_DRAWING)
+        new.writestr("xl/drawings/_rels/notes-drawing.xml.rels", _rels(("rId1", "image", "../media/notes-image.png")))
+        new.writestr("xl/media/notes-image.png", _png())
+        new.writestr("xl/notes-comments.xml", NOTES_COMMENTS)
+        new.writestr("xl/drawings/notes-comments.vml", NOTES_VML)
+    return target
+
+
+def raw_members(path: Path) -> dict[str, tuple[int, int, bytes]]:
+    """Each zip member as stored: (CRC, compressed size, compressed bytes)."""
+    members = {}
+    with zipfile.ZipFile(path) as archive, path.open("rb") as handle:
+        for info in archive.infolist():
+            handle.seek(info.header_offset + 26)
+            name_length, extra_length = struct.unpack("<HH", handle.read(4))
+            handle.seek(info.header_offset + 30 + name_length + extra_length)
+            members[info.filename] = (info.CRC, info.compress_size, handle.read(info.compress_size))
+    return members
+
+
+@pytest.fixture
+def organised(demo_path: Path, tmp_path: Path) -> Path:
+    """The example season, filled once, then given the organiser's sheet Notes and a formula in Résultats."""
+    book = Book(demo_path)
+    tdf.fill(book)
+    book.save(tmp_path / "rempli.xlsx")
+    return add_notes_sheet(tmp_path / "rempli.xlsx", tmp_path / "organise.xlsx")
+
+
+def test_the_fixture_holds_what_openpyxl_cannot_keep(organised):
+    assert sorted(map(str, Book(organised).unkept)) == [
+        "formes ou zones de texte (feuille « Notes »)",
+        "graphiques sparkline (feuille « Notes »)",
+        "mises en forme conditionnelles propres à Excel 2010+ (feuille « Notes »)",
+    ]
+    assert package_problems(organised) == []
+
+
+def test_the_organisers_sheets_are_copied_byte_for_byte(organised, tmp_path, capsys):
+    before = raw_members(organised)
+    results = f"xl/worksheets/sheet{openpyxl.load_workbook(organised).sheetnames.index('Résultats') + 1}.xml"
+    assert main(["fill", str(organised)]) == 0
+    err = capsys.readouterr().err
+    assert "openpyxl" not in err and not (tmp_path / "organise (avant xlcircuit).xlsx").exists()
+    after = raw_members(organised)
+    for part in NOTES_PARTS + (results, "xl/sharedStrings.xml", "xl/theme/theme1.xml", "docProps/core.xml"):
+        if part in before:
+            assert after[part] == before[part], part  # compressed bytes included
+    with zipfile.ZipFile(organised) as archive:
+        book = archive.read("xl/workbook.xml")
+        notes = archive.read("xl/worksheets/notes.xml")
+    assert b'fullCalcOnLoad="1"' in book  # the organiser's formulas reading the outputs recalculate on opening
+    assert b"<v>Ancien premier</v>" in notes and b"<v>30</v>" in notes  # cached values kept for viewers
+    assert package_problems(organised) == []
+
+
+def test_a_formula_typed_in_an_input_table_is_read_through_its_cached_value(organised):
+    book = Book(organised)
+    summary = tdf.fill(book)
+    assert book._surgery is not None
+    line = next(e for e in summary.entries if e.record.row == 4)
+    assert line.line.place == book.value(book.wb["Résultats"]["C4"]) and line.line.place is not None
+
+
+def test_the_filled_tables_are_those_of_the_full_rewrite(demo_path, tmp_path):
+    """The surgical fill and the former full rewrite write the same cells, styles, tables, charts and print setup."""
+    surgical, full = tmp_path / "chirurgical.xlsx", tmp_path / "complet.xlsx"
+    book = Book(demo_path)
+    tdf.fill(book)
+    assert book._surgery is not None
+    book.save(surgical)
+    book = Book(demo_path)
+    book.wb  # loaded whole: the full rewrite
+    tdf.fill(book)
+    assert book._surgery is None
+    book.save(full)
+    a, b = openpyxl.load_workbook(surgical), openpyxl.load_workbook(full)
+    assert a.sheetnames == b.sheetnames
+    for ws in b.worksheets:
+        mine = a[ws.title]
+        def look(c):
+            return (c.value, c.number_format, copy(c.font), copy(c.fill), copy(c.alignment), c.quotePrefix)
+        assert {k: look(c) for k, c in mine._cells.items() if c.value is not None or c.has_style} == \
+               {k: look(c) for k, c in ws._cells.items() if c.value is not None or c.has_style}, ws.title
+        assert dict(mine.tables.items()) == dict(ws.tables.items())
+        assert (mine.freeze_panes, mine.print_titles, mine.page_setup.orientation, mine.oddFooter.center.text) == \
+               (ws.freeze_panes, ws.print_titles, ws.page_setup.orientation, ws.oddFooter.center.text)
+        assert [str(c.sqref) for c in mine.conditional_formatting] == [str(c.sqref) for c in ws.conditional_formatting]
+        assert len(mine._charts) == len(ws._charts)
+        assert {k: d.width for k, d in mine.column_dimensions.items()} == \
+               {k: d.width for k, d in ws.column_dimensions.items()}
+    assert package_problems(surgical) == [] and package_problems(full) == []
+
+
+def test_refills_copy_the_previous_fill_byte_for_byte(organised, tmp_path):
+    first, second = tmp_path / "1.xlsx", tmp_path / "2.xlsx"
+    for target, source in ((first, organised), (second, first)):
+        book = Book(source)
+        tdf.fill(book)
+        book.save(target)
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_the_organisers_cells_on_an_output_sheet_are_kept_and_said(demo_path, tmp_path):
+    wb = openpyxl.load_workbook(demo_path)
+    wb["Points"]["N1"] = "ma note"
+    save_atomic(wb, demo_path)
+    book = Book(demo_path)
+    tdf.fill(book)
+    assert book._surgery is not None
+    assert book.notes == ["La feuille « Points » contient aussi des cellules à vous, hors des tables de xlcircuit : "
+                          "elles sont gardées, mais réécrites (leurs formules sont recalculées à l'ouverture)."]
+    book.save()
+    assert openpyxl.load_workbook(demo_path)["Points"]["N1"].value == "ma note"
+
+
+def test_what_openpyxl_drops_on_an_output_sheet_takes_the_full_rewrite_and_its_warning(demo_path, tmp_path, capsys):
+    """Sparklines on the Classement sheet: the surgical writer would rewrite them away, so the fill says so
+    and keeps the original aside, as every fill did before."""
+    sheet = f"xl/worksheets/sheet{openpyxl.load_workbook(demo_path).sheetnames.index('Classement') + 1}.xml"
+    target = tmp_path / "etincelles.xlsx"
+    sparklines = NOTES_SHEET[NOTES_SHEET.index("<extLst>"):NOTES_SHEET.index("</worksheet>")]
+    sparklines = "<extLst>" + sparklines[sparklines.index('<ext uri="{05C60535'):]
+    with zipfile.ZipFile(demo_path) as old, zipfile.ZipFile(target, "w") as new:
+        for info in old.infolist():
+            data = old.read(info.filename)
+            if info.filename == sheet:
+                data = data.replace(b"</worksheet>", sparklines.encode() + b"</worksheet>")
+            new.writestr(info, data)
+    assert main(["fill", str(target)]) == 0
+    err = capsys.readouterr().err
+    assert "graphiques sparkline (feuille « Classement »)" in err and "etincelles (avant xlcircuit).xlsx" in err
+    assert (tmp_path / "etincelles (avant xlcircuit).xlsx").exists()
+
+
+def test_libreoffice_opens_the_surgically_filled_workbook(organised, tmp_path):
+    book = Book(organised)
+    tdf.fill(book)
+    book.save()
+    grid = sheets_as_csv(organised, tmp_path / "csv")
+    assert [row[:2] for row in grid["Notes"][:4]] == [["Premier", "Ancien premier"], ["1", "10"], ["2", "20"],
+                                                     ["3", "30"]]
+    standings = table_dicts(openpyxl.load_workbook(organised)["Classement"], "Classement")
+    shown = grid["Classement"][3:3 + len(standings)]
+    assert [row[1] for row in shown] == [s["Joueur"] for s in standings]
+
+
+def test_a_workbook_resaved_by_libreoffice_fills_surgically(demo_path, tmp_path):
+    """LibreOffice writes shared strings, its own styles and Excel 2010 data bars: the reader and the
+    style merge take them, and LibreOffice reads back the same standings."""
+    from xlcircuit.workbook import libreoffice
+
+    from conftest import need_libreoffice
+
+    need_libreoffice()
+    book = Book(demo_path)
+    tdf.fill(book)
+    book.save()
+    resaved = libreoffice.convert(demo_path, tmp_path / "lo", "xlsx")[0]
+    expected = table_dicts(openpyxl.load_workbook(demo_path)["Classement"], "Classement")
+    book = Book(resaved)
+    tdf.fill(book)
+    assert book._surgery is not None and book.unkept == []
+    book.save()
+    assert package_problems(resaved) == []
+    got = table_dicts(openpyxl.load_workbook(resaved)["Classement"], "Classement")
+    assert [(r["Joueur"], r["Total"]) for r in got] == [(r["Joueur"], r["Total"]) for r in expected]
+    grid = sheets_as_csv(resaved, tmp_path / "csv")
+    assert [row[1] for row in grid["Classement"][3:3 + len(got)]] == [r["Joueur"] for r in got]
+
+
+# --- the fast reader against openpyxl -----------------------------------------------------------------------
+
+
+def test_the_fast_reader_reads_what_openpyxl_reads(organised, tmp_path):
+    """Every cell of every sheet: value and type as openpyxl reads them, formulas' cached values as its
+    values-only load reads them (on an openpyxl file, and on the same file written by LibreOffice)."""
+    from xlcircuit.workbook import libreoffice
+
+    from conftest import need_libreoffice
+
+    files = [organised]
+    if libreoffice.find() is not None or __import__("os").environ.get("CI"):
+        need_libreoffice()
+        files.append(libreoffice.convert(organised, tmp_path / "lo", "xlsx")[0])
+    for path in files:
+        wb, values = openpyxl.load_workbook(path), openpyxl.load_workbook(path, data_only=True)
+        package = Package(path)
+        from xlcircuit.workbook.package import shared_strings
+
+        strings = shared_strings(package)
+        for sheet in package.sheets:
+            ws = wb[sheet.name]
+            got = read_cells(package.read(sheet.part), [(1, 1, 16384, 1 << 20)], strings, wb)
+            expected = {(c.row, c.column): (c.value, c.data_type) for row in ws.iter_rows() for c in row
+                        if c.value is not None}
+            assert {(g.row, g.column): (g.value, g.data_type) for g in got} == expected, (path.name, sheet.name)
+            for g in got:
+                if g.data_type == "f":
+                    assert g.cached == values[sheet.name].cell(g.row, g.column).value
+
+
+# --- the validator can fail ---------------------------------------------------------------------------------
+
+
+def _broken(path: Path, target: Path, change) -> Path:
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(target, "w") as new:
+        for info in old.infolist():
+            data = change(info.filename, old.read(info.filename))
+            if data is not None:
+                new.writestr(info, data)
+    return target
+
+
+@pytest.mark.parametrize("what, change, expected", [
+    ("a missing part", lambda n, d: None if n.startswith("xl/tables/table1") else d, "cible absente xl/tables/table1.xml"),
+    ("an untyped part", lambda n, d: re.sub(rb'<Override PartName="/xl/tables/table1.xml"[^>]*/>', b"", d)
+     if n == "[Content_Types].xml" else d, "xl/tables/table1.xml : type"),
+    ("a duplicate table id", lambda n, d: re.sub(rb'\bid="\d+"', b'id="1"', d, count=1)
+     if n.startswith("xl/tables/table") else d, "table id 1 en double"),
+    ("a style past cellXfs", lambda n, d: re.sub(rb'<c r="A1" s="\d+"', b'<c r="A1" s="999"', d)
+     if n == "xl/worksheets/sheet1.xml" else d, "hors de cellXfs"),
+    ("a wrong style count", lambda n, d: re.sub(rb'<fonts count="\d+"', b'<fonts count="99"', d)
+     if n == "xl/styles.xml" else d, "fonts count=99"),
+    ("print titles of a missing sheet", lambda n, d: d.replace(b"'Points'!$3:$3", b"'Pointz'!$3:$3")
+     if n == "xl/workbook.xml" else d, "feuille « Pointz » absente"),
+    ("a duplicate sheet name", lambda n, d: d.replace(b'name="Joueurs"', b'name="Saison"')
+     if n == "xl/workbook.xml" else d, "feuille « Saison » en double"),
+])  # fmt: skip
+def test_the_validator_finds_what_excel_would_repair(demo_path, tmp_path_factory, what, change, expected):
+    folder = tmp_path_factory.mktemp("broken")  # not checked after the test, as every tmp_path workbook is
+    broken = _broken(demo_path, folder / "abime.xlsx", change)
+    assert any(expected in problem for problem in package_problems(broken)), package_problems(broken)
+
+
+def test_the_reader_refuses_cells_it_cannot_place(organised):
+    package = Package(organised)
+    wb = openpyxl.load_workbook(organised)
+    with pytest.raises(Unsupported):
+        read_cells(b'<worksheet xmlns="x"><sheetData><row><c t="s"><v>0</v></c></row></sheetData></worksheet>',
+                   [(1, 1, 10, 10)], [], wb)
+    with pytest.raises(Unsupported):
+        read_cells(b'<x:worksheet xmlns:x="x"><x:sheetData/></x:worksheet>', [(1, 1, 10, 10)], [], wb)
+    assert package.sheets
