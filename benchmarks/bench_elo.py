@@ -60,10 +60,13 @@ def main() -> None:
         wb = elo_book.new_workbook()
         type_rows(wb, elo_book.PARTIES, rows)
         source = save_atomic(wb, Path(folder) / "elo.xlsx")
-        fill, floor = fill_and_floor("elo", source, Path(folder), "")
+        run = fill_and_floor("elo", source, Path(folder), "")
+        fill, refill, floor, full = run["fill"], run["refill"], run["floor"], run["full"]
         print(f"fill, {args.fill} parties ({len(rows)} lignes): {fill['seconds']:.2f} s, {fill['peak_mib']:.0f} MiB; "
+              f"refill {refill['seconds']:.2f} s, {refill['peak_mib']:.0f} MiB; "
               f"openpyxl floor {floor['seconds']:.2f} s, {floor['peak_mib']:.0f} MiB; "
-              f"ratio {fill['seconds'] / floor['seconds']:.2f}")
+              f"ratios {fill['seconds'] / floor['seconds']:.2f} / {refill['seconds'] / floor['seconds']:.2f}; "
+              f"full rewrite {full['seconds']:.2f} s, {full['peak_mib']:.0f} MiB")
     from xlcircuit.udfs import ELO_CHANGE
 
     ratings = [[float(r)] for r in (1500, 1400, 1300, 1200, 1100, 1000, 900, 800)]

@@ -1,8 +1,11 @@
-"""What the benchmarks share: a fill and the openpyxl floor timed in fresh processes, the table of sizes.
+"""What the benchmarks share: a fill, a refill and the openpyxl floor timed in fresh processes, the table of sizes.
 
-The fill is ``xlcircuit fill`` (load, check, compute, write, save); the floor is openpyxl alone loading
-and saving the same filled workbook: no filler can beat it. Each is measured in a fresh process, with
-its peak memory. A benchmark script imports this file from its own folder.
+The fill is ``xlcircuit fill`` (read, check, compute, write, save: the surgical fill, which rewrites only
+the output sheets); the refill is the same fill of the filled workbook; the floor is openpyxl alone loading
+and saving the filled workbook (what a fill through openpyxl's whole model cannot beat); "full" is the fill
+through openpyxl's whole model (the fill before the surgical one, still taken when a workbook needs it).
+Each is measured in a fresh process, with its peak memory. A benchmark script imports this file from its
+own folder.
 """
 
 from __future__ import annotations
@@ -19,11 +22,14 @@ from typing import Callable, Iterable, Sequence
 _MEASURE = r"""
 import importlib, json, resource, sys, time
 start = time.perf_counter()
-if sys.argv[1] == "fill":
+if sys.argv[1] in ("fill", "full"):
     from xlcircuit.workbook import Book
     federation = importlib.import_module("xlcircuit.workbook." + sys.argv[4])
     book = Book(sys.argv[2])
+    if sys.argv[1] == "full":
+        book.wb  # openpyxl's whole model, loaded before the fill: the full rewrite
     federation.fill(book)
+    assert (book._surgery is None) == (sys.argv[1] == "full"), "not the path measured"
     book.save(sys.argv[3])
 else:
     import openpyxl
@@ -33,21 +39,35 @@ print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RU
 """
 
 #: The columns after a benchmark's own (its size, its counts of lines).
-FIGURES = f"{'fill s':>8} {'floor s':>8} {'ratio':>6} {'fill MiB':>9} {'floor MiB':>9}"
+FIGURES = (f"{'fill s':>8} {'refill s':>8} {'floor s':>8} {'fill/fl':>7} {'refill/fl':>9} {'full s':>8} "
+           f"{'fill MiB':>9} {'refill MiB':>10} {'floor MiB':>9} {'full MiB':>9}")
 
 
 def measure(*args: str) -> dict:
-    """Seconds and peak MiB of a fill (``fill source target federation``) or of the floor (``floor source target``)."""
+    """Seconds and peak MiB of a fill (``fill source target federation``, ``full`` for the full rewrite) or of
+    the floor (``floor source target``)."""
     run = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, check=True)
     return json.loads(run.stdout)
 
 
-def fill_and_floor(federation: str, source: Path, folder: Path, tag: str) -> tuple[dict, dict]:
-    """The fill of ``source`` by the federation's module, then the openpyxl floor on the filled workbook."""
+def fill_and_floor(federation: str, source: Path, folder: Path, tag: str) -> dict[str, dict]:
+    """The fill of ``source`` by the federation's module, the refill of what it wrote, the openpyxl floor on
+    the filled workbook, and the full rewrite of ``source``."""
     filled = folder / f"rempli{tag}.xlsx"
     fill = measure("fill", str(source), str(filled), federation)
+    refill = measure("fill", str(filled), str(folder / f"rerempli{tag}.xlsx"), federation)
     floor = measure("floor", str(filled), str(folder / f"floor{tag}.xlsx"))
-    return fill, floor
+    full = measure("full", str(source), str(folder / f"complet{tag}.xlsx"), federation)
+    return {"fill": fill, "refill": refill, "floor": floor, "full": full}
+
+
+def figures(run: dict[str, dict]) -> str:
+    """The figures of :func:`fill_and_floor`, as the columns of :data:`FIGURES`."""
+    fill, refill, floor, full = run["fill"], run["refill"], run["floor"], run["full"]
+    return (f"{fill['seconds']:>8.2f} {refill['seconds']:>8.2f} {floor['seconds']:>8.2f} "
+            f"{fill['seconds'] / floor['seconds']:>7.2f} {refill['seconds'] / floor['seconds']:>9.2f} "
+            f"{full['seconds']:>8.2f} {fill['peak_mib']:>9.0f} {refill['peak_mib']:>10.0f} {floor['peak_mib']:>9.0f} "
+            f"{full['peak_mib']:>9.0f}")
 
 
 def fill_table(federation: str, sizes: Iterable[int], labels: Sequence[str],
@@ -62,10 +82,8 @@ def fill_table(federation: str, sizes: Iterable[int], labels: Sequence[str],
         folder = Path(temporary)
         for size in sizes:
             source, counts = write(folder / f"{stem}-{size}.xlsx", size)
-            fill, floor = fill_and_floor(federation, source, folder, f"-{size}")
-            print(" ".join([f"{size:>9}"] + [f"{count:>8}" for count in counts]) + " "
-                  f"{fill['seconds']:>8.2f} {floor['seconds']:>8.2f} {fill['seconds'] / floor['seconds']:>6.2f} "
-                  f"{fill['peak_mib']:>9.0f} {floor['peak_mib']:>9.0f}", flush=True)
+            run = fill_and_floor(federation, source, folder, f"-{size}")
+            print(" ".join([f"{size:>9}"] + [f"{count:>8}" for count in counts]) + " " + figures(run), flush=True)
 
 
 def timed(work: Callable[[], object]) -> float:

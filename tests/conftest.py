@@ -88,3 +88,27 @@ def small_season(tmp_path: Path) -> Path:
             ("France", "Chloé", 3, None, None),
         ],
     )
+
+
+@pytest.fixture(autouse=True)
+def every_written_workbook_is_valid_for_excel(request):
+    """After each test, every workbook left in its tmp_path passes the checks of Excel's repair dialog
+    (:func:`xlcircuit.workbook.package.package_problems`); files xlcircuit refuses to read are left out
+    (the tests of refused files make them on purpose)."""
+    folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    if folder is None:
+        return
+    from xlcircuit.errors import WorkbookError
+    from xlcircuit.workbook.io import inspect_file
+    from xlcircuit.workbook.package import declares_entities, package_problems
+
+    for path in sorted(folder.rglob("*.xls[xm]")):
+        try:
+            inspect_file(path)
+            if declares_entities(path):
+                continue
+        except (WorkbookError, OSError):
+            continue
+        problems = package_problems(path)
+        assert problems == [], f"{path.name}: {problems}"

@@ -27,6 +27,7 @@ from xlcircuit.errors import WorkbookError
 from xlcircuit.workbook import Book, io as book_io
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.package import Package, Surgery
 from xlcircuit.workbook.tables import type_rows
 
 
@@ -131,6 +132,7 @@ def test_a_failing_save_leaves_the_original_and_no_temporary_file(small_season, 
         raise OSError("disque plein")
 
     monkeypatch.setattr(openpyxl.Workbook, "save", broken_save)
+    monkeypatch.setattr(Surgery, "save", broken_save)  # the surgical writer (a fill's save)
     with pytest.raises(WorkbookError, match="Impossible d'enregistrer petite.xlsx .disque plein. : l'original"):
         book.save()
     assert digest(small_season) == before
@@ -182,7 +184,7 @@ _SPARKLINES = (b'<extLst><ext uri="{05C60535-1F16-4fd2-B633-F4F36F0B64E0}" '
                b'</x14:sparkline></x14:sparklines></x14:sparklineGroup></x14:sparklineGroups></ext></extLst>')
 
 
-def test_features_openpyxl_cannot_keep_are_named_and_the_original_kept(tmp_path, small_season, capsys):
+def test_features_openpyxl_cannot_keep_are_named_and_kept_by_the_fill(tmp_path, small_season, capsys):
     wb = openpyxl.load_workbook(small_season)
     notes = wb.create_sheet("Notes")
     for row in range(1, 4):
@@ -212,11 +214,16 @@ def test_features_openpyxl_cannot_keep_are_named_and_the_original_kept(tmp_path,
         "formes ou zones de texte (feuille « Notes »)",
         "graphiques sparkline (feuille « Notes »)",
     ])
+    notes_parts = Package(rich).reachable([notes_part]) | {"xl/ctrlProps/ctrlProp1.xml"}  # its drawing, its chart
+    with zipfile.ZipFile(rich) as archive:
+        kept = {n: archive.read(n) for n in notes_parts}
     assert main(["fill", str(rich)]) == 0
     err = capsys.readouterr().err
-    assert "openpyxl ne sait pas conserver" in err and "riche (avant xlcircuit).xlsx" in err
-    backup = tmp_path / "riche (avant xlcircuit).xlsx"
-    assert digest(backup) == before
+    # The fill rewrites only its own sheets: the organiser's are copied as they are, nothing is lost.
+    assert "openpyxl ne sait pas conserver" not in err and not (tmp_path / "riche (avant xlcircuit).xlsx").exists()
+    with zipfile.ZipFile(rich) as archive:
+        assert {n: archive.read(n) for n in kept} == kept
+    assert digest(rich) != before
     assert leader(rich) == "Alice"
 
 
