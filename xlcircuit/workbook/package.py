@@ -13,6 +13,7 @@ workbook they write).
 
 from __future__ import annotations
 
+import bisect
 import html
 import io
 import posixpath
@@ -225,6 +226,20 @@ _TEXT = re.compile(rb"<" + _P + rb"t\b[^>]*?(?:/>|>(.*?)</" + _P + rb"t>)", re.S
 _PHONETIC = re.compile(rb"<" + _P + rb"rPh\b.*?</" + _P + rb"rPh>", re.S)
 _STRING_ITEM = re.compile(rb"<" + _P + rb"si\b[^>]*?(?:/>|>(.*?)</" + _P + rb"si>)", re.S)
 _REF = re.compile(r"([A-Z]{1,3})(\d+)$")
+
+
+def _sheet_data(xml: bytes) -> tuple[int, int] | None:
+    """Where the content of ``<sheetData>`` is in a sheet's XML (found at C speed: sheets are large)."""
+    start = xml.find(b"<sheetData")
+    if start < 0:
+        return None
+    opening = xml.index(b">", start)
+    if xml[opening - 1:opening] == b"/":
+        return opening + 1, opening + 1
+    end = xml.rfind(b"</sheetData>")
+    if end < opening:
+        raise Unsupported("sheetData")
+    return opening + 1, end
 _COLUMNS: dict[str, int] = {}
 
 
@@ -292,10 +307,10 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
     blank cells left out."""
     if not _unprefixed(xml, b"worksheet"):
         raise Unsupported("préfixes XML")
-    match = _SHEET_DATA.search(xml)
-    if match is None or not match.group(1):
+    span = _sheet_data(xml)
+    if span is None or span[0] == span[1]:
         return []
-    data = match.group(1)
+    data = xml[span[0]:span[1]]
     context = (strings, wb._date_formats, wb._timedelta_formats, wb.epoch)
     found: list[ReadCell] = []
     matches = _FAST_CELL.findall(data)
@@ -412,45 +427,74 @@ def _unprefixed(xml: bytes, root: bytes) -> bool:
     return re.match(rb"(?:\s|<\?xml[^>]*\?>|<!--.*?-->)*<" + root + rb"\b", xml, re.S) is not None
 
 
+_ROW_START = re.compile(rb'<row r="(\d+)"')
+_EMPTY_ROW = re.compile(rb"(<row\b[^>]*?)(?:/>|>.*?</row>)", re.S)
+
+
 def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> tuple[bytes, bool]:
-    """The sheet without its cells in ``areas`` (None: without any cell), and whether others remain."""
+    """The sheet without its cells in ``areas`` (None: without any cell), and whether others remain.
+
+    Rows keep their attributes (heights). A block of rows holding only cells of one area loses them at
+    C speed; the rest is looked at row by row."""
     if not _unprefixed(xml, b"worksheet"):
         raise Unsupported("préfixes XML")
-    match = _SHEET_DATA.search(xml)
-    if match is None or not match.group(1):
+    span = _sheet_data(xml)
+    if span is None or span[0] == span[1]:
         return xml, False
-    others = False
+    data = xml[span[0]:span[1]]
+    total = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/")
+    if data.count(b'<c r="') != total:
+        raise Unsupported("cellule sans référence en tête")
+    if areas is None:
+        return xml[:span[0]] + _EMPTY_ROW.sub(rb"\1></row>", data) + xml[span[1]:], False
+    starts = [(int(m.group(1)), m.start()) for m in _ROW_START.finditer(data)]
+    if len(starts) != data.count(b"<row"):
+        raise Unsupported("ligne sans numéro en tête")
+    numbers = [n for n, _ in starts]
+    pieces, cursor, others = [], 0, False
+    for area in sorted(areas, key=lambda a: a[1]):
+        first, last = bisect.bisect_left(numbers, area[1]), bisect.bisect_right(numbers, area[3])
+        if first >= last:
+            continue
+        begin, end = starts[first][1], starts[last][1] if last < len(starts) else len(data)
+        if begin < cursor:
+            raise Unsupported("tables sur les mêmes lignes")
+        outside = data[cursor:begin]
+        others = others or _has_content(outside)
+        pieces.append(outside)
+        block = data[begin:end]
+        letters = b"|".join(get_column_letter(c).encode() for c in range(area[0], area[2] + 1))
+        inside = len(re.findall(rb'<c r="(?:' + letters + rb')\d', block))
+        if inside == block.count(b"<c "):
+            pieces.append(_EMPTY_ROW.sub(rb"\1></row>", block))
+        else:
+            block, more = _strip_rows(block, area)
+            pieces.append(block)
+            others = others or more
+        cursor = end
+    others = others or _has_content(data[cursor:])
+    pieces.append(data[cursor:])
+    return xml[:span[0]] + b"".join(pieces) + xml[span[1]:], others
+
+
+def _strip_rows(block: bytes, area: tuple[int, int, int, int]) -> tuple[bytes, bool]:
+    """Rows of a sheet without their cells in ``area``, looked at one by one; and whether others remain."""
+    kept_any = False
 
     def row(found: re.Match) -> bytes:
-        nonlocal others
+        nonlocal kept_any
         inner = found.group(2)
         if not inner:
             return found.group(0)
-        number = _ROW_NUMBER.search(found.group(1))
-        if number is None:
-            raise Unsupported("ligne sans numéro")
-        r = int(number.group(1))
-        spans = [a for a in areas if a[1] <= r <= a[3]] if areas is not None else None
-        if spans == []:
-            others = others or _has_content(inner)
-            return found.group(0)
-        columns = [_column(c.decode()) for c in _CELL_COLUMN.findall(inner)]
-        if inner.count(b"<c ") + inner.count(b"<c>") + inner.count(b"<c/") != len(columns):
-            raise Unsupported("cellule sans référence")
-        if spans is None or all(any(a[0] <= c <= a[2] for a in spans) for c in (columns[0], columns[-1])) \
-                and len(spans) == 1 and columns == sorted(columns):
-            return b"<row" + found.group(1) + b"></row>"
         kept = []
         for cell in _CELL.finditer(inner):
             where = _CELL_COLUMN.match(cell.group(0))
-            if not any(a[0] <= _column(where.group(1).decode()) <= a[2] for a in spans):
+            if where is None or not area[0] <= _column(where.group(1).decode()) <= area[2]:
                 kept.append(cell.group(0))
-        others = others or _has_content(b"".join(kept))
+        kept_any = kept_any or _has_content(b"".join(kept))
         return b"<row" + found.group(1) + b">" + b"".join(kept) + b"</row>"
 
-    data = _ROW.sub(row, match.group(1))
-    start, end = match.span(1)
-    return xml[:start] + data + xml[end:], others
+    return _ROW.sub(row, block), kept_any
 
 
 @dataclass
@@ -549,11 +593,22 @@ def reduced_copy(the_plan: Plan) -> tuple[bytes, dict[str, bool]]:
         put(rels_part(package.workbook), _rels_xml(rels))
         for sheet in package.sheets:
             if sheet.name in the_plan.owned:
+                whole = the_plan.owned[sheet.name] is None
                 xml, others = _strip_cells(package.read(sheet.part), the_plan.owned[sheet.name])
+                rels = package.rels(sheet.part)
+                if whole and any(r.type.endswith("/drawing") and _only_charts(package, r.part) for r in rels):
+                    # A sheet rewritten whole loses its charts at each fill: openpyxl need not read them.
+                    rels = [r for r in rels if not r.type.endswith("/drawing")]
+                    xml = re.sub(rb"<drawing\b[^>]*?/>", b"", xml)
+                    put(rels_part(sheet.part), _rels_xml([Relationship(Id=r.id, Type=r.type, Target=r.target,
+                                                                       TargetMode="External" if r.external else None)
+                                                          for r in rels]))
                 foreign[sheet.name] = others
                 put(sheet.part, xml)
-                for part in sorted(package.reachable([sheet.part]) - {sheet.part}):
+                for part in sorted(package.reachable([r.part for r in rels if not r.external])):
                     put(part, package.read(part))
+                if rels_part(sheet.part) in package.names:
+                    put(rels_part(sheet.part), package.read(rels_part(sheet.part)))
                 continue
             tables = [r for r in package.rels(sheet.part) if r.type.endswith("/table") and r.part in package.names]
             parts = "".join(f'<tablePart r:id="{escape(r.id)}"/>' for r in tables)
@@ -565,6 +620,14 @@ def reduced_copy(the_plan: Plan) -> tuple[bytes, dict[str, bool]]:
                 for r in tables:
                     put(r.part, package.read(r.part))
     return out.getvalue(), foreign
+
+
+def _only_charts(package: Package, drawing: str) -> bool:
+    """Whether a drawing holds charts and nothing else (no picture, shape or group)."""
+    if drawing not in package.names:
+        return False
+    tags = {_local(e.tag) for e in SafeET.fromstring(package.read(drawing)).iter()}
+    return not tags & {"pic", "sp", "grpSp", "cxnSp", "contentPart"}
 
 
 def _rels_xml(rels: list[Relationship]) -> bytes:
