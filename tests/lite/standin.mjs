@@ -2,7 +2,7 @@
 // real Pyodide under node. Written for xlcircuit's tests from the steps Lite takes (read in xlwings
 // Server's sources, which are not open source: nothing of them is copied here):
 //   1. load Pyodide and micropip, install xlwings, then every line of requirements.txt, with micropip;
-//   2. run main.py as a module named "main", from its text;
+//   2. set XLWINGS_ON_SERVER=true, import xlwings, run main.py as a module named "main", from its text;
 //   3. register its functions from xlwings.server.custom_functions_meta(main) (names, parameters);
 //   4. call a function as Excel's custom-functions runtime does: every parameter is a matrix (a cell
 //      is [[value]], a blank cell null, an omitted optional argument null), sent as an "Office.js"
@@ -34,6 +34,7 @@ await micropip.install(requirements);
 pyodide.runPython(`
 import importlib.util, os, sys, traceback
 os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")  # the documented free value
+os.environ["XLWINGS_ON_SERVER"] = "true"  # Lite's runtime says so before importing xlwings (xw.func is then Lite's)
 import xlwings, xlwings.server
 
 def standin_load(text):
