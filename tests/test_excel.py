@@ -22,6 +22,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 import xlwings
+
+import xlcircuit
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
 
@@ -33,7 +35,7 @@ from xlcircuit.excel.registry import FEDERATIONS, FUNCTIONS, of_federation
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs" / "fonctions.md"
 TEMPLATE = Path(xlwings.__file__).parent / "quickstart.xlsm"
-VERSION = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M).group(1)
+VERSION = xlcircuit.__version__  # the one version source (pyproject.toml reads it: dynamic)
 
 
 def run(command: list, **options) -> subprocess.CompletedProcess:
@@ -301,3 +303,31 @@ def test_the_readme_explains_both_ways():
     assert "### Dans Excel (Windows)" in readme and "### Dans Excel (web, Mac) avec xlwings Lite" in readme
     for command in ("init", "lite", "docs"):
         assert f"xlcircuit excel {command}" in readme
+
+
+# --- Ready to publish ------------------------------------------------------------------------------------
+
+
+def test_one_version_source():
+    project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    table = project.split("\n[project]\n", 1)[1].split("\n[", 1)[0]
+    assert not re.search(r"^version\s*=", table, re.M) and 'dynamic = ["version"]' in table
+    assert 'version = { attr = "xlcircuit.__version__" }' in project
+    assert re.fullmatch(r"\d+\.\d+\.\d+", VERSION)
+
+
+def test_sdist_and_wheel_build_clean_and_pass_twine_check(tmp_path):
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns("__pycache__", ".git", "*.egg-info", "build", "dist",
+                                                                 ".pytest_cache", ".hypothesis"))
+    done = run([sys.executable, "-m", "build", "--outdir", tmp_path / "dist", source])
+    warnings = [line for line in (done.stdout + done.stderr).lower().splitlines()
+                if "warning" in line and "byte-compiling is disabled" not in line]  # PYTHONDONTWRITEBYTECODE
+    assert not warnings, warnings
+    built = sorted(p.name for p in (tmp_path / "dist").iterdir())
+    assert built == [f"xlcircuit-{VERSION}-py3-none-any.whl", f"xlcircuit-{VERSION}.tar.gz"]
+    checked = run([sys.executable, "-m", "twine", "check", "--strict", *sorted((tmp_path / "dist").iterdir())])
+    assert checked.stdout.count("PASSED") == 2, checked.stdout
+    with zipfile.ZipFile(tmp_path / "dist" / built[0]) as wheel:
+        metadata = wheel.read(f"xlcircuit-{VERSION}.dist-info/METADATA").decode()
+    assert f"Version: {VERSION}" in metadata and "Provides-Extra: excel" in metadata
