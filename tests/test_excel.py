@@ -331,3 +331,35 @@ def test_sdist_and_wheel_build_clean_and_pass_twine_check(tmp_path):
     with zipfile.ZipFile(tmp_path / "dist" / built[0]) as wheel:
         metadata = wheel.read(f"xlcircuit-{VERSION}.dist-info/METADATA").decode()
     assert f"Version: {VERSION}" in metadata and "Provides-Extra: excel" in metadata
+
+
+def test_the_starter_macro_recalculates_every_formula(monkeypatch):
+    """The template's SampleCall runs « import NAME; NAME.main() » with NAME the workbook's name (olevba shows
+    it in xlwings' quickstart.xlsm): for xlcircuit.xlsm, xlcircuit.main(), a full recalculation."""
+    from xlcircuit.workbook import starter as starter_module
+
+    assert Path(starter_module.STARTER).stem == "xlcircuit"
+    calls = []
+
+    class App:
+        class api:
+            @staticmethod
+            def CalculateFull():
+                calls.append("CalculateFull")
+
+    class Book:
+        app = App()
+
+        @staticmethod
+        def caller():
+            return Book()
+
+    monkeypatch.setattr(xlwings, "Book", Book)
+    xlcircuit.main()
+    assert calls == ["CalculateFull"]
+
+
+def test_the_starter_sheets_say_the_key_that_recalculates(starter):
+    wb = openpyxl.load_workbook(starter, keep_vba=True)
+    for federation in FEDERATIONS:
+        assert "Import Functions, puis Ctrl+Alt+F9" in wb[federation.sheet]["A3"].value
