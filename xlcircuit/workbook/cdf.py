@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
@@ -17,13 +16,14 @@ from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import fold
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
-    start_workbook, title, top_lines, write_published,
+    decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, spelling_warnings,
+    start_workbook, title, top_lines,
 )
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
-    forget_own_formats, read_table, type_rows,
+    read_table, type_rows,
 )
 
 INFO = federation("cdf")  # code, French title, template and example file
@@ -432,11 +432,24 @@ def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
     return warnings + spelling_warnings(line.seat.player for line in lines)
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the championship; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, OUTPUTS)
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    name: str
+    top_board: bool
+    short: bool
+    players: dict[str, cdf.Player]
+    clubs: dict[str, str]
+    lines: list[Line]
+    boards: list[cdf.Board]
+    known: set[str]  # everyone seated at a board
+    votes: list[cdf.Vote]
+    favourites: list[tuple[str, str]]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     name, top_board, short = _read_parameters(book, problems)
     players, clubs = _read_players(book, problems)
     seated: dict[tuple[int, str], set[str]] = {}
@@ -447,18 +460,22 @@ def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     last = {name for (r, _), names in seated.items() if r == last_round for name in names}
     votes = _read_votes(book, problems, seated)
     favourites = _read_favourites(book, problems, known, last)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The championship computed by the core (:func:`xlcircuit.cdf.run_championship`)."""
     try:
-        championship = cdf.run_championship(players, boards, votes, favourites, top_board, short)
+        championship = cdf.run_championship(typed.players, typed.boards, typed.votes, typed.favourites,
+                                            typed.top_board, typed.short)
     except InvalidInput as exc:
         raise WorkbookProblems([Problem(PARTIES.sheet, None, None, str(exc))]) from None
-    warnings = _warnings(lines, players) + championship.warnings
-    absent = sorted(set(players) - known, key=fold)
-    if absent and known:
+    warnings = _warnings(typed.lines, typed.players) + championship.warnings
+    absent = sorted(set(typed.players) - typed.known, key=fold)
+    if absent and typed.known:
         warnings.append(f"Inscrits sans partie (absents du classement) : {', '.join(absent)}.")
-    return Summary(championship, lines, boards, players, name, top_board, warnings, clubs)
+    return Summary(championship, typed.lines, typed.boards, typed.players, typed.name, typed.top_board, warnings,
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -611,8 +628,6 @@ def report(summary: Summary) -> list[str]:
     return [counts] + top_lines(ch.standings, SHOWN, CLASSEMENT.sheet, line)
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the championship and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
+STEPS = Steps(FEDERATION, lambda wb: OUTPUTS, read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -14,15 +13,16 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from .. import elo
 from ..federations import federation
 from .examples import load
-from ..errors import InvalidInput, WorkbookProblems
+from ..errors import InvalidInput
 from ..text import fold
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
-    start_workbook, title, top_lines, write_published,
+    CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, read_clubs, spelling_warnings,
+    start_workbook, title, top_lines,
 )
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, forget_own_formats, read_table,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, read_table,
     type_rows,
 )
 
@@ -242,20 +242,30 @@ def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
     return warnings
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then play the history; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, (HISTORIQUE, CLASSEMENT))
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    lowest_wins: bool
+    name: str
+    clubs: dict[str, str]
+    entries: list[Entry]
+    games: list[elo.Game]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     lowest_wins, name = _read_settings(book, problems)
     clubs = read_clubs(book, JOUEURS, problems)
     entries = _read_lines(book, problems)
-    games = _games(entries, problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
-    history = elo.run_history(games, lowest_wins)
-    return Summary(games, history, lowest_wins, name, _warnings(entries, clubs), clubs)
+    return Typed(lowest_wins, name, clubs, entries, _games(entries, problems))
+
+
+def summarise(typed: Typed) -> Summary:
+    """The history played by the core (:func:`xlcircuit.elo.run_history`)."""
+    history = elo.run_history(typed.games, typed.lowest_wins)
+    return Summary(typed.games, history, typed.lowest_wins, typed.name, _warnings(typed.entries, typed.clubs),
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -312,9 +322,6 @@ def report(summary: Summary) -> list[str]:
                              lambda s: f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Play the history and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
-
+STEPS = Steps(FEDERATION, lambda wb: (HISTORIQUE, CLASSEMENT), read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

@@ -1,5 +1,6 @@
 """What the federations' workbook modules share: the front sheet of a new workbook, reading cells and
-the common input tables, the published tables' titles and highlights, the end of a fill and of a report.
+the common input tables, the published tables' titles and highlights, the end of a report. The fill
+procedure itself is :mod:`.procedure`.
 
 Only the shape is shared here; every federation's tables, words and rules stay in its own module.
 """
@@ -13,7 +14,6 @@ from typing import Callable, Container, Iterable, Sequence, TypeVar
 import openpyxl
 from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
-from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import InvalidInput
 from ..mechanics import format_half_up
@@ -37,10 +37,6 @@ CLUBS = TableSpec("Joueurs", "Joueurs", (
 
 T = TypeVar("T")
 S = TypeVar("S")
-
-
-def quiet(step: str) -> None:
-    """The progress callback of a fill nobody watches: says nothing."""
 
 
 # --- the template ----------------------------------------------------------------------------
@@ -177,16 +173,6 @@ def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club
     if club is None:
         return {i: PODIUM[row[0]] for i, row in enumerate(rows) if row[0] in PODIUM}
     return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(row[1]) == club}
-
-
-def write_published(book: Book, federation: str, summary: S, outputs: Callable[[S], list[Output]],
-                    progress: Callable[[str], None]) -> list[tuple[Output, Worksheet]]:
-    """The end of a fill: rewrite the published tables of ``summary``, mark the federation; each table and its sheet."""
-    progress("écriture")
-    published = outputs(summary)
-    sheets = write_outputs(book.wb, published)
-    mark_federation(book.wb, federation)
-    return list(zip(published, sheets))
 
 
 def decimal_comma(x: float, digits: int) -> str:

@@ -12,7 +12,7 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Sequence
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
@@ -25,13 +25,14 @@ from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
+from .procedure import Steps
 from .sheets import (
-    CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, quiet, read_parameters,
-    spelling_warnings, start_workbook, title, write_published,
+    CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, read_parameters,
+    spelling_warnings, start_workbook, title,
 )
 from .tables import (
     TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
-    as_yes_no, find_table, forget_own_formats, read_table, remove_table, shown, style_table, table_bounds,
+    as_yes_no, find_table, read_table, remove_table, shown, style_table, table_bounds,
     type_rows, write_outputs, write_table,
 )
 
@@ -442,18 +443,29 @@ def season_label(parameters: dict[str, object]) -> str:
     return as_text(parameters.get("saison")) or ""
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the season; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, (GENERAL, POINTS, MOUVEMENTS, SUIVANTE, *_group_specs(book.wb)))
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    parameters: dict[str, object]
+    seed: int
+    roster: Roster
+    matches: list[MatchRow]
+    warnings: list[str]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     parameters = read_parameters(book, PARAMETRES, problems)
     seed = season_seed(parameters, problems)
     roster = _read_players(book, problems)
     matches, warnings = _read_matches(book, problems, roster)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    return Typed(parameters, seed, roster, matches, warnings)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The season computed by the core: matches, group standings, next season (:mod:`xlcircuit.torres`)."""
+    roster, matches = typed.roster, typed.matches
     scored = {m.key: torres.score_match(m.seats) for m in matches}
     by_group: dict[tuple[int, int], list[list[torres.Seat]]] = defaultdict(list)
     for m in matches:
@@ -461,9 +473,10 @@ def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     standings = {key: torres.group_standings(players, by_group[key]) for key, players in roster.groups.items()}
     newcomers = [p for p in roster.players if p.status is torres.Status.NEW]
     returning = [p for p in roster.players if p.status is torres.Status.RETURNING]
-    following = torres.next_season(standings, newcomers, returning, seed)
-    return Summary(roster.players, matches, standings, scored, following, seed,
-                   roster.warnings + warnings + following.warnings, season_label(parameters), roster.clubs)
+    following = torres.next_season(standings, newcomers, returning, typed.seed)
+    return Summary(roster.players, matches, standings, scored, following, typed.seed,
+                   roster.warnings + typed.warnings + following.warnings, season_label(typed.parameters),
+                   roster.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -685,20 +698,17 @@ def report(summary: Summary) -> list[str]:
     return lines
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the season, rewrite the published tables and lay out the group tables (in memory);
-    every problem of the writing is reported at once."""
-    summary = compute(book, progress)
-    day = dt.date.today()
-    problems = Problems()
-    try:
-        write_published(book, FEDERATION, summary, lambda s: outputs(s, day=day), progress)
-    except WorkbookProblems as exc:
-        problems.items += exc.problems
-    write_groups(book.wb, group_outputs(summary, day=day), problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    return summary
+def _groups(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]], problems: Problems) -> None:
+    """Each group's table, one under the other on the Classements sheet."""
+    write_groups(book.wb, group_outputs(summary, day=dt.date.today()), problems)
+
+
+def _owned(wb: Workbook) -> list[TableSpec]:
+    return [GENERAL, POINTS, MOUVEMENTS, SUIVANTE, *_group_specs(wb)]
+
+
+STEPS = Steps(FEDERATION, _owned, read, summarise, outputs, _groups)
+compute, fill = STEPS.compute, STEPS.fill
 
 
 # --- the calendar ----------------------------------------------------------------------------
