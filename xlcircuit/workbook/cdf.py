@@ -18,7 +18,7 @@ from ..text import fold
 from .io import Book
 from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, spelling_warnings,
+    decimal_comma, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, spelling_warnings,
     start_workbook, title, top_lines,
 )
 from .tables import (
@@ -252,16 +252,11 @@ def _required_name(problems: Problems, record: Record, header: str, what: str) -
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
-    name, top_board, short = "", True, False
-    for record in read_table(book, PARAMETRES, problems):
-        key = fold(str(record.values["Paramètre"] or ""))
-        value = record.values["Valeur"]
-        if key == "championnat":
-            name = as_text(value) or ""
-        elif key == "table finale" and value is not None:
-            top_board = bool(parse_cell(problems, record, "Valeur", as_yes_no))
-        elif key in ("tables incompletes", "table incomplete"):
-            short = bool(parse_cell(problems, record, "Valeur", as_yes_no))
+    """Championnat, Table finale (``oui`` when blank) and Tables incomplètes (``non`` when blank)."""
+    parameters = read_parameters(book, PARAMETRES, problems)
+    name = parameters.text("Championnat") or ""
+    top_board = parameters.value("Table finale") is None or bool(parameters.parsed("Table finale", as_yes_no, problems))
+    short = any(parameters.parsed(spelling, as_yes_no, problems) for spelling in ("Tables incomplètes", "Table incomplète"))
     return name, top_board, short
 
 

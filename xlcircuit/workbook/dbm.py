@@ -18,7 +18,7 @@ from ..text import fold
 from .io import Book
 from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameter_records, parameters_table, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
+    decimal_comma, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
 )
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
@@ -209,7 +209,8 @@ def put_example(wb: Workbook) -> None:
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Thresholds | None]:
-    records = parameter_records(book, PARAMETRES, problems)
+    parameters = read_parameters(book, PARAMETRES, problems)
+    records = parameters.records
     found = {}
     for name in ("seuil_S", "seuil_O"):
         record = records.get(fold(name))
@@ -225,7 +226,7 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Th
             problems.at(record, "Valeur", f"{name} attendu : un nombre positif ; trouvé {value}")
         else:
             found[name] = value
-    season = as_text(records["saison"].values.get("Valeur")) if "saison" in records else None
+    season = parameters.text("Saison")
     if len(found) == 2 and None not in found.values():
         return season, dbm.Thresholds(found["seuil_S"], found["seuil_O"])
     return season, None

@@ -18,7 +18,7 @@ from ..text import fold
 from .io import Book
 from .procedure import Steps
 from .sheets import (
-    CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, read_clubs, spelling_warnings,
+    CLUBS, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, read_clubs, spelling_warnings,
     start_workbook, title, top_lines,
 )
 from .tables import (
@@ -165,18 +165,10 @@ def winner_rule(value: object) -> bool:
 
 
 def _read_settings(book: Book, problems: Problems) -> tuple[bool, str]:
-    lowest_wins, name = True, ""
-    for record in read_table(book, REGLAGES, problems):
-        key = fold(str(record.values["Paramètre"] or ""))
-        if key == "vainqueur":
-            parsed = parse_cell(problems, record, "Valeur", winner_rule)
-            lowest_wins = True if parsed is None else parsed
-        elif key == "nom":
-            name = as_text(record.values["Valeur"]) or ""
-        elif key:
-            problems.at(record, "Paramètre", f"paramètre « {record.values['Paramètre']} » inconnu : "
-                                             "« Vainqueur » ou « Nom » attendu")
-    return lowest_wins, name
+    """Vainqueur (the lowest total wins when blank) and Nom; no other setting."""
+    settings = read_parameters(book, REGLAGES, problems, known=("Vainqueur", "Nom"))
+    lowest_wins = settings.parsed("Vainqueur", winner_rule, problems)
+    return lowest_wins is None or lowest_wins, settings.text("Nom") or ""
 
 
 def _total(value: object) -> float | None:

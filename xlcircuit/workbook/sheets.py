@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Callable, Container, Iterable, Sequence, TypeVar
 
 import openpyxl
 from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, Problem
 from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
@@ -87,15 +88,53 @@ def parse_cell(problems: Problems, record: Record, header: str, parser: Callable
         return None
 
 
-def parameter_records(book: Book, spec: TableSpec, problems: Problems) -> dict[str, Record]:
-    """The lines of a Paramètre/Valeur table by their folded parameter name (blank names left out)."""
-    return {fold(str(r.values["Paramètre"])): r for r in read_table(book, spec, problems)
-            if r.values["Paramètre"] is not None}
+@dataclass
+class Parameters:
+    """A Paramètre/Valeur table as read: each line by its folded parameter name (blank names left out)."""
+
+    spec: TableSpec
+    records: dict[str, Record]
+
+    def value(self, name: str) -> object:
+        """What ``name``'s Valeur cell holds; None when it is blank or the line is absent."""
+        record = self.records.get(fold(name))
+        return None if record is None else record.values.get("Valeur")
+
+    def text(self, name: str) -> str | None:
+        """``name``'s value as trimmed text; None when blank or absent."""
+        return as_text(self.value(name))
+
+    def parsed(self, name: str, parser: Callable[..., T], problems: Problems, *args: object) -> T | None:
+        """``name``'s value read by ``parser``; None, and a problem at its cell, when it cannot read it
+        (a blank or absent line gives what the parser gives for None)."""
+        record = self.records.get(fold(name))
+        if record is None:
+            return parser(None, *args)
+        return parse_cell(problems, record, "Valeur", parser, *args)
+
+    def problem(self, name: str, message: str) -> Problem:
+        """A problem at ``name``'s Valeur cell, or at the table when the line is absent."""
+        record = self.records.get(fold(name))
+        if record is None:
+            return Problem(self.spec.sheet, None, "Paramètre", message)
+        return record.problem("Valeur", message)
 
 
-def read_parameters(book: Book, spec: TableSpec, problems: Problems) -> dict[str, object]:
-    """The values of a Paramètre/Valeur table by their folded parameter name (blank names left out)."""
-    return {name: record.values["Valeur"] for name, record in parameter_records(book, spec, problems).items()}
+def read_parameters(book: Book, spec: TableSpec, problems: Problems, known: Sequence[str] | None = None) -> Parameters:
+    """A Paramètre/Valeur table; with ``known``, a line naming any other parameter is a problem."""
+    records: dict[str, Record] = {}
+    allowed = None if known is None else {fold(name) for name in known}
+    for record in read_table(book, spec, problems):
+        typed = record.values["Paramètre"]
+        if typed is None:
+            continue
+        key = fold(str(typed))
+        if allowed is not None and key not in allowed:
+            problems.at(record, "Paramètre", f"paramètre « {typed} » inconnu : "
+                                             f"{' ou '.join(f'« {k} »' for k in known or ())} attendu")
+            continue
+        records.setdefault(key, record)
+    return Parameters(spec, records)
 
 
 def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> dict[str, str]:

@@ -21,11 +21,11 @@ from ..text import fold
 from .io import Book
 from .procedure import Steps
 from .sheets import (
-    CLUBS, decimal_comma, finish_workbook, parse_cell, podium_or_club, read_clubs, read_parameters, season_years,
+    CLUBS, Parameters, decimal_comma, finish_workbook, parse_cell, podium_or_club, read_clubs, read_parameters, season_years,
     parameters_table, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
 )
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no, chart_title,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_yes_no, chart_title,
     put, read_table, table_bounds, type_rows,
 )
 
@@ -239,9 +239,9 @@ def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: td
     return warnings + spelling_warnings(entry.line.player for entry in entries)
 
 
-def season_label(parameters: dict[str, object], tournaments: list[TournamentRow]) -> str:
+def season_label(parameters: Parameters, tournaments: list[TournamentRow]) -> str:
     """The season's name: the ``Saison`` parameter, or the years of its tournaments (``2025-2026``)."""
-    return as_text(parameters.get("saison")) or season_years(t.date for t in tournaments)
+    return parameters.text("Saison") or season_years(t.date for t in tournaments)
 
 
 def _order(t: TournamentRow) -> tuple:
@@ -252,7 +252,7 @@ def _order(t: TournamentRow) -> tuple:
 class Typed:
     """The input tables as read."""
 
-    parameters: dict[str, object]
+    parameters: Parameters
     clubs: dict[str, str]
     tournaments: list[TournamentRow]
     entries: list[Entry]

@@ -27,7 +27,7 @@ from ..text import fold
 from .io import Book, mark_federation
 from .procedure import Steps
 from .sheets import (
-    CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, read_parameters,
+    CLUB_COLOUR, Parameters, decimal_comma, finish_workbook, parameters_table, parse_cell, read_parameters,
     spelling_warnings, start_workbook, title,
 )
 from .tables import (
@@ -245,9 +245,9 @@ _elo = _within("Elo attendu", -torres.MAX_NUMBER, torres.MAX_NUMBER)
 _points = _within("points particuliers attendus", 0, torres.MAX_NUMBER)
 
 
-def season_seed(parameters: dict[str, object], problems: Problems) -> int:
+def season_seed(parameters: Parameters, problems: Problems) -> int:
     """The draws' seed: the ``Graine`` parameter, else one derived from the season's name, else 0."""
-    given = parameters.get("graine")
+    given = parameters.value("Graine")
     if given is not None:
         try:
             number = as_number(given, "nombre entier")
@@ -255,9 +255,9 @@ def season_seed(parameters: dict[str, object], problems: Problems) -> int:
                 return int(number)
         except InvalidInput:
             pass
-        problems.add(_parameter_problem(f"Graine attendue : un nombre entier ; trouvé « {given} »"))
+        problems.add(parameters.problem("Graine", f"Graine attendue : un nombre entier ; trouvé « {given} »"))
         return DEFAULT_SEED
-    name = as_text(parameters.get("saison"))
+    name = parameters.text("Saison")
     return zlib.crc32(name.encode("utf-8")) if name else DEFAULT_SEED
 
 
@@ -438,16 +438,16 @@ def _match_warnings(matches: list[MatchRow], roster: Roster) -> list[str]:
     return warnings
 
 
-def season_label(parameters: dict[str, object]) -> str:
+def season_label(parameters: Parameters) -> str:
     """The season's name, as the Saison sheet gives it."""
-    return as_text(parameters.get("saison")) or ""
+    return parameters.text("Saison") or ""
 
 
 @dataclass
 class Typed:
     """The input tables as read."""
 
-    parameters: dict[str, object]
+    parameters: Parameters
     seed: int
     roster: Roster
     matches: list[MatchRow]
