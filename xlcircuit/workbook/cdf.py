@@ -18,7 +18,7 @@ from ..text import fold
 from .io import Book
 from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, spelling_warnings,
+    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, spelling_warnings,
     start_workbook, title, top_lines,
 )
 from .tables import (
@@ -264,14 +264,8 @@ def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player]
     players: dict[str, cdf.Player] = {}
     clubs: dict[str, str] = {}
     teams: dict[str, list[str]] = defaultdict(list)
-    for record in read_table(book, JOUEURS, problems):
-        name = _required_name(problems, record, "Joueur", "nom du joueur")
-        if name is None:
-            continue
-        if name in players:
-            problems.at(record, "Joueur", f"{name} est déjà dans la table Joueurs : une ligne par joueur")
-            continue
-        club, team = as_text(record.values.get("Club")), as_text(record.values.get("Équipe"))
+    for name, record in read_players(book, JOUEURS, problems):
+        club, team = club_of(record), as_text(record.values.get("Équipe"))
         birth = parse_cell(problems, record, "Naissance", as_date)
         foreign = parse_cell(problems, record, "Étranger", as_yes_no)
         bonus = parse_cell(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
@@ -296,7 +290,7 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
     (so that a vote about it is not reported too)."""
     lines = []
     for record in read_table(book, PARTIES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
         if table is None:
@@ -315,7 +309,7 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
                                                   f"(ronde {cdf.ROUNDS}) en a un")
         if ronde is not None and table is not None and player is not None:
             seated.setdefault((ronde, table), set()).add(player)
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         seat = cdf.Seat(player, centres, survived, power, choice)
         try:
@@ -361,7 +355,7 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
     votes = []
     seen: dict[tuple, int] = {}
     for record in read_table(book, VOTES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
         category = parse_cell(problems, record, "Catégorie", cdf.Category.parse)
@@ -377,7 +371,7 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
                 _blank(problems, record, header, f"{NAMED[header]} attendu")
             elif board is not None and name not in board:
                 problems.at(record, header, f"{name} n'a pas joué à la table {table} de la ronde {ronde}")
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         if len(set(names.values())) < 3:
             problems.at(record, "Second", "le votant désigne deux autres joueurs, différents")

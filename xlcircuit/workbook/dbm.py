@@ -18,7 +18,7 @@ from ..text import fold
 from .io import Book
 from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
+    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
 )
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
@@ -235,22 +235,11 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Th
 def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str]]:
     classes: dict[str, dbm.PlayerClass] = {}
     clubs: dict[str, str] = {}
-    rows: dict[str, Record] = {}
-    for record in read_table(book, JOUEURS, problems):
-        player = as_text(record.values["Joueur"])
-        club = as_text(record.values["Club"])
+    for player, record in read_players(book, JOUEURS, problems):
         cls = parse_cell(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-            continue
-        if player in rows:
-            problems.at(record, "Joueur", f"{player} est déjà dans la table ligne {rows[player].row} : "
-                                          "une ligne par joueur")
-            continue
-        rows[player] = record
         if cls is not None:
             classes[player] = cls
-        if club:
+        if club := club_of(record):
             clubs[player] = club
     return classes, clubs
 
@@ -283,12 +272,12 @@ def _read_results(book: Book, problems: Problems, tournaments: dict[str, Tournam
     lines: list[Line] = []
     seen: dict[tuple[str, str], Record] = {}
     for record in read_table(book, RESULTATS, problems):
-        found = len(problems.items)
+        found = problems.mark()
         tournament, player = tournament_and_player(record, problems, tournaments)
         partner = as_text(record.values.get("Équipier"))
         place = parse_cell(problems, record, "Place", as_positive_int)
         referee = parse_cell(problems, record, "Arbitre", as_yes_no)
-        if len(problems.items) > found or tournament is None or player is None:
+        if problems.since(found) or tournament is None or player is None:
             continue
         row = tournaments[tournament]
         if place is None and not referee:

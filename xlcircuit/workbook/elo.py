@@ -181,9 +181,9 @@ def _total(value: object) -> float | None:
 def _read_lines(book: Book, problems: Problems) -> list[Entry]:
     entries = []
     for record in read_table(book, PARTIES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         date = parse_cell(problems, record, "Date", as_date)
-        if date is None and len(problems.items) == found:
+        if date is None and not problems.since(found):
             problems.at(record, "Date", "date manquante : chaque partie a sa date (jj/mm/aaaa)")
         game = as_text(record.values["Partie"])
         if game is None:
@@ -194,7 +194,7 @@ def _read_lines(book: Book, problems: Problems) -> list[Entry]:
         total = parse_cell(problems, record, "Total", _total)
         if total is None and record.values.get("Total") is None:
             problems.at(record, "Total", "total manquant : le score du joueur dans cette partie")
-        if len(problems.items) == found:
+        if not problems.since(found):
             entries.append(Entry(record, date, game, player, total))
     return entries
 

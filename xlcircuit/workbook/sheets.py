@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Container, Iterable, Sequence, TypeVar
+from typing import Callable, Container, Iterable, Iterator, Sequence, TypeVar
 
 import openpyxl
 from openpyxl.styles import Font
@@ -137,18 +137,29 @@ def read_parameters(book: Book, spec: TableSpec, problems: Problems, known: Sequ
     return Parameters(spec, records)
 
 
-def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> dict[str, str]:
-    """Player -> club from a Joueur/Club table; a player in two clubs is a problem."""
-    clubs: dict[str, str] = {}
+def read_players(book: Book, spec: TableSpec, problems: Problems) -> Iterator[tuple[str, Record]]:
+    """The lines of a ``Joueurs`` table with their player's name, one line per player: a problem for a
+    blank name or a player's second line (skipped)."""
+    seen: dict[str, Record] = {}
     for record in read_table(book, spec, problems):
-        player, club = as_text(record.values["Joueur"]), as_text(record.values["Club"])
+        player = as_text(record.values["Joueur"])
         if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        elif player in clubs and club and clubs[player] != club:
-            problems.at(record, "Club", f"{player} est déjà dans le club « {clubs[player]} »")
-        elif club:
-            clubs[player] = club
-    return clubs
+            problems.at(record, "Joueur", "nom du joueur attendu ; trouvé une cellule vide")
+        elif player in seen:
+            problems.at(record, "Joueur", f"{player} figure déjà ligne {seen[player].row} : une ligne par joueur")
+        else:
+            seen[player] = record
+            yield player, record
+
+
+def club_of(record: Record) -> str | None:
+    """The ``Club`` cell of a ``Joueurs`` line (None when blank or when the table has no such column)."""
+    return as_text(record.values.get("Club"))
+
+
+def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> dict[str, str]:
+    """Player -> club from a Joueur/Club table (players without a club left out)."""
+    return {player: club for player, record in read_players(book, spec, problems) if (club := club_of(record))}
 
 
 def tournament_name(record: Record, problems: Problems, seen: dict[str, Record], unit: str) -> str | None:

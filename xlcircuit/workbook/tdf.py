@@ -189,12 +189,12 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
 def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list[Entry]:
     entries = []
     for record in read_table(book, RESULTATS, problems):
-        found = len(problems.items)
+        found = problems.mark()
         tournament, player = tournament_and_player(record, problems, tournaments)
         place = parse_cell(problems, record, "Place", as_positive_int)
         role = parse_cell(problems, record, "Rôle", tdf.Role.parse)
         imposed_points, imposed_place = parse_cell(problems, record, "Points imposés", _imposed) or (None, None)
-        if len(problems.items) > found or tournament is None or player is None:
+        if problems.since(found) or tournament is None or player is None:
             continue
         if place is None and role is None:
             problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "

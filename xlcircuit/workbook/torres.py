@@ -27,7 +27,7 @@ from ..text import fold
 from .io import Book, mark_federation
 from .procedure import Steps
 from .sheets import (
-    CLUB_COLOUR, Parameters, decimal_comma, finish_workbook, parameters_table, parse_cell, read_parameters,
+    CLUB_COLOUR, Parameters, club_of, decimal_comma, read_players, finish_workbook, parameters_table, parse_cell, read_parameters,
     spelling_warnings, start_workbook, title,
 )
 from .tables import (
@@ -261,10 +261,6 @@ def season_seed(parameters: Parameters, problems: Problems) -> int:
     return zlib.crc32(name.encode("utf-8")) if name else DEFAULT_SEED
 
 
-def _parameter_problem(message: str) -> Problem:
-    return Problem(PARAMETRES.sheet, None, "Valeur", message)
-
-
 @dataclass
 class Roster:
     """The Joueurs table read: every player, where he was typed, and this season's groups."""
@@ -280,14 +276,9 @@ def _read_players(book: Book, problems: Problems) -> Roster:
     players: list[torres.Player] = []
     records: dict[str, Record] = {}
     clubs: dict[str, str] = {}
-    for record in read_table(book, JOUEURS, problems):
-        found = len(problems.items)
-        name = as_text(record.values["Joueur"])
-        if name is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        elif name in records:
-            problems.at(record, "Joueur", f"{name} figure déjà ligne {records[name].row} : une ligne par joueur")
-        elif torres.is_fictitious(name):
+    for name, record in read_players(book, JOUEURS, problems):
+        found = problems.mark()
+        if torres.is_fictitious(name):
             problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
                                           "pas dans Joueurs, il s'écrit seulement dans Matchs")
         elo = parse_cell(problems, record, "Elo", _elo)
@@ -297,7 +288,7 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         division = parse_cell(problems, record, "Division", _division)
         group = parse_cell(problems, record, "Groupe", _group)
         status = parse_cell(problems, record, "Statut", torres.Status.parse)
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         if status is None:
             status = torres.Status.ACTIVE if division is not None else torres.Status.NEW
@@ -322,8 +313,7 @@ def _read_players(book: Book, problems: Problems) -> Roster:
                 continue
         records[name] = record
         players.append(torres.Player(name, elo, division, group, status))
-        club = as_text(record.values.get("Club"))
-        if club:
+        if club := club_of(record):
             clubs[name] = club
     groups: dict[tuple[int, int], list[torres.Player]] = defaultdict(list)
     for p in players:
@@ -365,7 +355,7 @@ def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[
     forfeits = {key: sum(p.status is torres.Status.FORFEIT for p in players) for key, players in roster.groups.items()}
     lines: dict[tuple[int, int, int], list[tuple[Record, str, float | None, bool]]] = defaultdict(list)
     for record in read_table(book, MATCHS, problems):
-        found = len(problems.items)
+        found = problems.mark()
         division = parse_cell(problems, record, "Division", _division)
         group = parse_cell(problems, record, "Groupe", _group)
         number = parse_cell(problems, record, "Match", _match)
@@ -377,7 +367,7 @@ def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[
         for header, value in (("Division", division), ("Groupe", group), ("Match", number)):
             if value is None and record.values.get(header) is None:
                 problems.at(record, header, f"{header.lower()} manquant{'e' if header == 'Division' else ''}")
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         key = (division, group)
         if key not in members:
