@@ -20,7 +20,7 @@ from ..federations import FEDERATIONS as KNOWN
 from ..federations import Federation, federation
 from . import cdf, dbm, elo, share, tdf, torres
 from .io import Book, save_atomic
-from .procedure import Progress
+from .procedure import Run
 from .tables import Output, TableSpec
 
 
@@ -45,8 +45,8 @@ class FederationWorkbook(Protocol):
 
     def new_workbook(self) -> Workbook: ...
     def put_example(self, wb: Workbook) -> None: ...
-    compute: Callable[[Book, Progress], Any]  # read, check, compute: a Summary; WorkbookProblems lists every problem
-    fill: Callable[[Book, Progress], Any]  # compute, then rewrite the published tables (in memory)
+    compute: Run  # read, check, compute: a Summary; WorkbookProblems lists every problem
+    fill: Run  # compute, then rewrite the published tables (in memory)
     def outputs(self, summary: Any, club: str | None = None, day: dt.date | None = None) -> list[Output]: ...
     def report(self, summary: Any) -> list[str]: ...  # what check and fill print (French)
     schedule: Callable[[Book, int | None], list[str]] | None  # ``xlcircuit schedule``, for TORRES only

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Callable, Generic, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
@@ -23,6 +23,7 @@ from .tables import Output, Problems, TableSpec, forget_own_formats, write_outpu
 
 R = TypeVar("R")  # what a federation's ``read`` gives
 S = TypeVar("S")  # its summary
+S_in = TypeVar("S_in", contravariant=True)
 
 Progress = Callable[[str], None]
 
@@ -31,8 +32,16 @@ def quiet(step: str) -> None:
     """The progress callback of a fill nobody watches: says nothing."""
 
 
-class Outputs(Protocol[S]):
-    def __call__(self, summary: S, club: str | None = ..., day: dt.date | None = ...) -> list[Output]: ...
+class Outputs(Protocol[S_in]):
+    """A federation's published tables of a summary: the podium highlighted, or a club's players."""
+
+    def __call__(self, summary: S_in, club: str | None = ..., day: dt.date | None = ...) -> list[Output]: ...
+
+
+class Run(Protocol):
+    """A federation's ``compute`` or ``fill``."""
+
+    def __call__(self, book: Book, progress: Progress = ...) -> Any: ...
 
 
 #: Charts or tables a federation lays out after its published tables: (book, summary, each published
