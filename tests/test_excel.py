@@ -22,13 +22,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 import xlwings
-
-import xlcircuit
+from conftest import sheets_as_csv
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
-
-from conftest import sheets_as_csv
 from test_functions import agrees, as_excel_passes, example_arguments, rows_of
+
+import xlcircuit
 from xlcircuit.cli import main
 from xlcircuit.excel.registry import FEDERATIONS, FUNCTIONS, of_federation
 
@@ -159,12 +158,14 @@ def test_lite_prints_requirements_and_a_self_contained_main_py(capsys):
     assert {"xlcircuit", "xlcircuit.udfs", "xlcircuit.excel.udfs", "xlcircuit.tdf", "xlcircuit.torres"} <= set(sources)
     assert not [name for name in sources if name.startswith(("xlcircuit.workbook", "xlcircuit.cli"))]
     for name, (package, source) in sources.items():  # the very files of the package, imports standard or xlwings
-        path = ROOT.joinpath(*name.split(".")) / "__init__.py" if package else ROOT.joinpath(*name.split(".")).with_suffix(".py")
+        where = ROOT.joinpath(*name.split("."))
+        path = where / "__init__.py" if package else where.with_suffix(".py")
         assert source == path.read_text(encoding="utf-8"), name
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0):
                 for top in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]):
-                    assert top.split(".")[0] in sys.stdlib_module_names | {"xlwings", "xlcircuit", "__future__"}, (name, top)
+                    allowed = sys.stdlib_module_names | {"xlwings", "xlcircuit", "__future__"}
+                    assert top.split(".")[0] in allowed, (name, top)
 
 
 def test_lite_published_short_form(capsys):

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import sheets_as_csv
+
 from xlcircuit import dbm, elo, tdf, torres
 from xlcircuit.cli import main
 from xlcircuit.mechanics import effective_places, tie_sizes
@@ -95,7 +94,7 @@ def test_every_formula_value_is_the_cores(recalculated):
     # Tour de France: each tournament's column of places through tdf.tournament_points
     shown = lines(sheets[formulas.TDF_SHEET], len(tdf_rows))
     by_tournament = defaultdict(list)
-    for i, (name, _, cell) in enumerate(tdf_rows):
+    for i, (name, _, _) in enumerate(tdf_rows):
         by_tournament[name].append(i)
     for name, indexes in by_tournament.items():
         parsed = [tdf.Role.parse(c) if isinstance(c, str) else c for c in (tdf_rows[i][2] for i in indexes)]
@@ -126,7 +125,7 @@ def test_every_formula_value_is_the_cores(recalculated):
     by_match = defaultdict(list)
     for i, row in enumerate(matches):
         by_match[row[0]].append(i)
-    for name, indexes in by_match.items():
+    for indexes in by_match.values():
         points = [float(matches[i][2]) for i in indexes]
         flags = [bool(matches[i][3]) for i in indexes]
         for i, vp, diff in zip(indexes, torres.victory_points(points, flags), torres.particular_differences(points)):
@@ -152,7 +151,7 @@ def test_formulas_are_plain_formulas_of_any_spreadsheet(recalculated, tmp_path):
         upper = formula.upper()
         for modern in ("LAMBDA", "LET(", "FILTER(", "SORT(", "SEQUENCE(", "XLOOKUP(", "_XLFN", "AGGREGATE("):
             assert modern not in upper, formula
-    for sheet, header, formula in formulas.formulas():
+    for sheet, _, formula in formulas.formulas():
         assert sheet in wb.sheetnames and formula.startswith("=")
     (_, _, _, _, _, _), sheets = recalculated
     for rows in sheets.values():  # LibreOffice computed every formula: no error left in the random season

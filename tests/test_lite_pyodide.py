@@ -89,7 +89,8 @@ def office_args(call: str, cells) -> tuple[str, list]:
     for text in (t.strip() for t in inner.split(";")):
         ref = REF.fullmatch(text)
         if ref:
-            c1, r1, c2, r2 = ref.group(1), int(ref.group(2)), ref.group(3) or ref.group(1), int(ref.group(4) or ref.group(2))
+            c1, r1 = ref.group(1), int(ref.group(2))
+            c2, r2 = ref.group(3) or c1, int(ref.group(4) or r1)
             columns = [chr(c) for c in range(ord(c1), ord(c2) + 1)]  # single letters: the examples' columns
             args.append([[_cell(cells, col, r) for col in columns] for r in range(r1, r2 + 1)])
         elif text == "":
@@ -119,8 +120,9 @@ EDGE = [
     ("DBM_POINTS", [[[120]], [[5]], [[12]]], 47.622),  # tied omitted: 120 / 2^(16/12)
     ("DBM_POINTS", [[[120]], [[5]], [[12]], [[None]]], 47.622),
     ("DBM_BEST4", [[[120, None, 47.62, 95.24, 15, 60]]], 322.86),
-    ("PASTIS", [col(9, 8, 7, 5, 3, 2, 0), col(None, None, None, None, None, None, 5), None], col(67, 38, 30, 20, 16, 14, 5)),
-    ("PASTIS", [col(9, 8, 7, 5, 3, 2, 0), col(None, None, None, None, None, None, 5), [[None]]], col(67, 38, 30, 20, 16, 14, 5)),
+    # cdf.md's hand-checked game, years_played omitted or one blank cell: 7 years
+    ("PASTIS", [col(9, 8, 7, 5, 3, 2, 0), col(*[None] * 6, 5), None], col(67, 38, 30, 20, 16, 14, 5)),
+    ("PASTIS", [col(9, 8, 7, 5, 3, 2, 0), col(*[None] * 6, 5), [[None]]], col(67, 38, 30, 20, 16, 14, 5)),
     ("CDF_QUALIF", [[[67, None, 50]]], 117),  # two rounds played: their sum
     ("CDF_FINAL", [[[67, 30, 50, 20]]], 149),  # top_board and bonus omitted
     ("CDF_FINAL", [[[67, 30, 50, 20]], None, [[5]]], 154),

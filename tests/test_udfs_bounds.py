@@ -101,7 +101,7 @@ def test_a_whole_column_is_refused_at_once(name):
 def test_lite_shows_a_refused_input_as_an_excel_error(monkeypatch):
     """In xlwings Lite the reason is raised: Lite shows #VALUE! (#VALEUR!) with it as the cell's tip."""
     monkeypatch.setattr(udfs, "ERRORS", "error")
-    with pytest.raises(udfs.CellError, match="^place : entier de 1 à 12 attendu, trouvé 0$"):
+    with pytest.raises(udfs.CellError, match=r"^place : entier de 1 à 12 attendu, trouvé 0$"):
         FUNCTION["TDF_POINTS"](0.0, 12.0)
     assert FUNCTION["TDF_POINTS"](1.0, 21.0) == 1021.0  # good input: a value, as always
     monkeypatch.setattr(udfs, "ERRORS", "text")

@@ -246,11 +246,11 @@ def _add_excel_commands(subparsers) -> None:
     init.add_argument("--force", action="store_true", help="overwrite the workbook if it exists")
     init.set_defaults(run=cmd_init)
 
-    lite_cmd = commands.add_parser("lite", help="print the requirements.txt and the self-contained main.py for xlwings Lite")
+    lite_cmd = commands.add_parser("lite", help="print requirements.txt and the self-contained main.py for xlwings Lite")
     lite_cmd.add_argument("--dir", help="write requirements.txt and main.py to this folder instead of printing them")
     lite_cmd.add_argument("--force", action="store_true", help="with --dir: overwrite the files if they exist")
     lite_cmd.add_argument("--published", action="store_true",
-                          help="the short form for a published xlcircuit: main.py imports it, requirements.txt names it")
+                          help="the short form once xlcircuit is published: main.py imports it, requirements.txt names it")
     lite_cmd.set_defaults(run=cmd_lite)
 
     formulas_cmd = commands.add_parser("formulas", help="write a workbook computing points with native formulas only")

@@ -117,7 +117,8 @@ def torres_columns(last: int) -> list[Column]:
         Column("Ex aequo", f'IF(AND(ISNUMBER(C{{r}}),D{{r}}<>TRUE),SUMPRODUCT({same}*({p}=C{{r}})),"")'),
         Column("PV", f'IF(ISNUMBER(C{{r}}),IF(COUNTIF({m},A{{r}})>4,NA(),IF(D{{r}}=TRUE,0,'
                      f'(2^(5-E{{r}})-2^(5-E{{r}}-F{{r}}))/F{{r}})),"")', "0.0"),
-        Column("Différence", f'IF(ISNUMBER(C{{r}}),SUMPRODUCT(({m}=A{{r}})*ISNUMBER({p}))*C{{r}}-SUMIF({m},A{{r}},{p}),"")'),
+        Column("Différence",
+               f'IF(ISNUMBER(C{{r}}),SUMPRODUCT(({m}=A{{r}})*ISNUMBER({p}))*C{{r}}-SUMIF({m},A{{r}},{p}),"")'),
     ]
 
 

@@ -9,7 +9,6 @@ from .. import __version__
 from . import lite, native
 from .registry import FEDERATIONS, Cell, Function, of_federation
 
-
 # --- The reference (docs/fonctions.md) ---------------------------------------------------------
 
 

@@ -33,9 +33,9 @@ from typing import Any
 import xlwings as xw
 
 from .. import cdf, dbm, elo, tdf, torres
-from . import registry as functions
 from ..errors import InvalidInput, XlcircuitError
 from ..text import clean
+from . import registry as functions
 
 __all__ = [entry.name for entry in functions.FUNCTIONS]
 
@@ -131,7 +131,7 @@ def _number(value: Any, what: str) -> float:
     """A cell -> a finite number."""
     if not isinstance(value, Real) or isinstance(value, bool) or not math.isfinite(value):
         raise _refuse(what, "nombre", value)
-    if abs(value) > MAX_NUMBER:
+    if abs(float(value)) > MAX_NUMBER:
         raise _refuse(what, "nombre de -10^12 à 10^12", value)
     return float(value)
 

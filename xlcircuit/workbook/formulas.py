@@ -4,16 +4,33 @@ LibreOffice compute it on opening."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
 
 from ..excel.native import (  # noqa: F401 - re-exported for the tests and the command line
-    DBM_PLAYERS, DBM_PLAYERS_EXAMPLE, DBM_TOURNAMENTS, DBM_TOURNAMENTS_EXAMPLE, ELO_EXAMPLE, ELO_SHEET, FIRST,
-    TDF_EXAMPLE, TDF_INTERRUPTED, TDF_SHEET, TORRES_EXAMPLE, TORRES_SHEET, Column, dbm_player_columns,
-    dbm_tournament_columns, elo_columns, formulas, tdf_columns, torres_columns,
+    DBM_PLAYERS,
+    DBM_PLAYERS_EXAMPLE,
+    DBM_TOURNAMENTS,
+    DBM_TOURNAMENTS_EXAMPLE,
+    ELO_EXAMPLE,
+    ELO_SHEET,
+    FIRST,
+    TDF_EXAMPLE,
+    TDF_INTERRUPTED,
+    TDF_SHEET,
+    TORRES_EXAMPLE,
+    TORRES_SHEET,
+    Column,
+    dbm_player_columns,
+    dbm_tournament_columns,
+    elo_columns,
+    formulas,
+    tdf_columns,
+    torres_columns,
 )
 
 _BOLD = Font(bold=True)
@@ -21,7 +38,8 @@ _HEADER = PatternFill("solid", fgColor="DDEBF7")
 _COMPUTED = PatternFill("solid", fgColor="F2F2F2")
 
 
-def _sheet(wb, title: str, intro: str, columns: list[Column], rows: Sequence[Sequence], last: int):
+def _sheet(wb: Workbook, title: str, intro: str, columns: list[Column], rows: Sequence[Sequence[object]],
+           last: int) -> Worksheet:
     ws = wb.create_sheet(title)
     ws["A1"] = title
     ws["A1"].font = Font(bold=True, size=14)
@@ -51,9 +69,12 @@ def _sheet(wb, title: str, intro: str, columns: list[Column], rows: Sequence[Seq
     return ws
 
 
-def formulas_workbook(tdf_rows=TDF_EXAMPLE, tdf_interrupted=TDF_INTERRUPTED, dbm_tournaments=DBM_TOURNAMENTS_EXAMPLE,
-                      dbm_players=DBM_PLAYERS_EXAMPLE, torres_rows=TORRES_EXAMPLE, elo_rows=ELO_EXAMPLE,
-                      lines: int = 200):
+Rows = Sequence[Sequence[object]]
+
+
+def formulas_workbook(tdf_rows: Rows = TDF_EXAMPLE, tdf_interrupted: Sequence[str] = TDF_INTERRUPTED,
+                      dbm_tournaments: Rows = DBM_TOURNAMENTS_EXAMPLE, dbm_players: Rows = DBM_PLAYERS_EXAMPLE,
+                      torres_rows: Rows = TORRES_EXAMPLE, elo_rows: Rows = ELO_EXAMPLE, lines: int = 200) -> Workbook:
     """The workbook, its tables holding the given lines (the examples by default) and formulas down to at least
     ``lines`` lines (tournament tables: 20)."""
     wb = Workbook()
