@@ -23,6 +23,9 @@ from .mechanics import (
 )
 from .text import clean, fold
 
+#: NRJ: rounds played, "généralement quatre, exceptionnellement cinq" (the upper bound typed is
+#: ``limits.DBM_MAX_ROUNDS``).
+USUAL_ROUNDS = (4, 5)
 #: Players retained per round played when a tournament has more than BASE_LIMIT players (BJR).
 PER_ROUND = 6
 BASE_LIMIT = 24

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 
 from .errors import InvalidInput
 from .mechanics import competition_ranks, rank_key, round_half_up
+from .limits import ELO_MAX_TOTAL
 from .text import fold
 
 #: Everyone's first rating (§7) and the floor no rating goes under (§5).
@@ -31,8 +32,8 @@ K_STEPS = ((5, 48), (30, 28))
 K_LAST = 16
 #: Ranked games before a tier is shown (the placement games).
 PLACEMENT_GAMES = 5
-#: Largest total a game takes (either sign): totals are ranked to 9 decimals (``mechanics.rank_key``).
-MAX_TOTAL = 1e9
+#: Largest total a game takes (either sign): :mod:`xlcircuit.limits`.
+MAX_TOTAL = ELO_MAX_TOTAL
 
 
 class Tier(Enum):

@@ -24,7 +24,7 @@ from typing import Any
 
 import xlwings as xw
 
-from .. import cdf, dbm, elo, tdf, torres
+from .. import cdf, dbm, elo, limits, tdf, torres
 from . import registry as functions
 from ..errors import InvalidInput, XlcircuitError
 from ..text import clean
@@ -35,8 +35,8 @@ __all__ = [entry.name for entry in functions.FUNCTIONS]
 #: but an explicit empty string looks the same in every runtime).
 BLANK = ""
 #: Largest player count TDF_POINTS takes: a tie group is averaged place by place, so a mistyped
-#: huge count would freeze Excel. No real tournament comes near it.
-MAX_COUNT = 100_000
+#: huge count would freeze Excel (:mod:`xlcircuit.limits`).
+MAX_COUNT = limits.MAX_PLACE
 
 _CATEGORY = "xlcircuit"
 _CELL = {"err_to_str": True}  # one cell
@@ -263,8 +263,8 @@ def TDF_WEIGHTS(points, kinds):
 # --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
 
 
-#: Largest number of rounds DBM_VALUE takes (the source: usually four, exceptionally five).
-DBM_MAX_ROUNDS = 100
+#: Largest number of rounds DBM_VALUE takes, as the workbook (:mod:`xlcircuit.limits`).
+DBM_MAX_ROUNDS = limits.DBM_MAX_ROUNDS
 
 
 def _dbm_class(value: Any, what: str) -> dbm.PlayerClass:

@@ -11,10 +11,10 @@ from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
-from .. import cdf
+from .. import cdf, limits
 from ..federations import federation
 from .examples import load
-from ..errors import InvalidInput, Problem, WorkbookProblems
+from ..errors import InvalidInput, Problem, Violation, WorkbookProblems
 from ..text import fold
 from .io import Book
 from .sheets import (
@@ -30,8 +30,8 @@ INFO = federation("cdf")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 SCORE_FORMAT = "0.00"  # Super Pastis scores have halves and thirds: shown to the hundredth
-#: Bonuses beyond this are a typing mistake.
-MAX_BONUS = 10_000
+#: Bonuses beyond this are a typing mistake (:mod:`xlcircuit.limits`).
+MAX_BONUS = limits.CDF_MAX_BONUS
 
 TOP_BOARD_COLOUR = "E2EFDA"
 
@@ -143,6 +143,11 @@ MEILLEURS_PAYS = TableSpec("Meilleurs pays", "MeilleursPays", (
     Column("Score", width=9, number_format=SCORE_FORMAT),
     Column("Centres", width=9),
 ))
+
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"round": "Ronde", "table": "Table", "player": "Joueur", "centres": "Centres", "survived": "Éliminé après",
+           "years": "Années jouées", "choice": "Ordre de choix", "team": "Équipe", "voter": "Votant",
+           "first": "Premier", "second": "Second", "category": "Catégorie", "favourite": "Joueur préféré"}
 
 FAVOURITE = "joueur préféré"
 #: What a name column of Votes and Préférés holds, for the problem of a blank cell.
@@ -265,10 +270,22 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
     return name, top_board, short
 
 
+def _report(problems: Problems, records: list[Record], violations: list[Violation]) -> set[int]:
+    """The core's violations as problems at their cells; the indexes of the records they are on."""
+    for v in violations:
+        problems.at(records[v.index], COLUMNS[v.field], v.message)
+    return {v.index for v in violations}
+
+
+def _row(records: list[Record]) -> Callable[[int], str]:
+    """How the core's messages name another record: by its row."""
+    return lambda i: f"ligne {records[i].row}"
+
+
 def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player], dict[str, str]]:
     players: dict[str, cdf.Player] = {}
     clubs: dict[str, str] = {}
-    teams: dict[str, list[str]] = defaultdict(list)
+    records: list[Record] = []
     for record in read_table(book, JOUEURS, problems):
         name = _required_name(problems, record, "Joueur", "nom du joueur")
         if name is None:
@@ -283,15 +300,11 @@ def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player]
         if bonus is not None and not -MAX_BONUS <= bonus <= MAX_BONUS:
             problems.at(record, "Bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {bonus}")
             bonus = None
-        if team:
-            teams[team].append(name)
-            if len(teams[team]) > cdf.MAX_TEAM:
-                problems.at(record, "Équipe", f"l'équipe « {team} » a déjà {cdf.MAX_TEAM} joueurs "
-                                              f"({', '.join(teams[team][:cdf.MAX_TEAM])}) : {cdf.MAX_TEAM} au plus")
-                team = None
         players[name] = cdf.Player(name, birth, bool(foreign), team, bonus or 0.0)
+        records.append(record)
         if club:
             clubs[name] = club
+    _report(problems, records, cdf.team_violations(list(players.values())))
     return players, clubs
 
 
@@ -315,56 +328,27 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
         survived = parse_cell(problems, record, "Éliminé après", as_whole, "nombre d'années", 0, cdf.YEARS)
         years = parse_cell(problems, record, "Années jouées", as_whole, "nombre d'années jouées", 1, cdf.YEARS)
         choice = parse_cell(problems, record, "Ordre de choix", as_whole, "ordre de choix", 1, cdf.TOP_BOARD_SIZE)
-        if choice is not None and ronde is not None and ronde != cdf.ROUNDS:
-            problems.at(record, "Ordre de choix", f"ordre de choix en ronde {ronde} : seule la table finale "
-                                                  f"(ronde {cdf.ROUNDS}) en a un")
         if ronde is not None and table is not None and player is not None:
             seated.setdefault((ronde, table), set()).add(player)
         if len(problems.items) > found:
             continue
-        seat = cdf.Seat(player, centres, survived, power, choice)
-        try:
-            cdf.check_seat(seat, years or cdf.YEARS)
-        except InvalidInput as exc:
-            problems.at(record, "Éliminé après" if centres == 0 or survived is not None else "Centres", str(exc))
-            continue
-        lines.append(Line(record, ronde, table, seat, years))
+        lines.append(Line(record, ronde, table, cdf.Seat(player, centres, survived, power, choice), years))
     return lines
 
 
 def _boards(lines: list[Line], problems: Problems, short: bool) -> list[cdf.Board]:
-    """The boards of the Parties lines, each checked as a whole (seven players, 34 centres, one length)."""
-    grouped: dict[tuple[int, str], list[Line]] = defaultdict(list)
-    for line in lines:
-        grouped[(line.round, line.table)].append(line)
-    boards = []
-    for (ronde, table), group in sorted(grouped.items(), key=lambda item: (item[0][0], fold(item[0][1]))):
-        lengths = {line.years for line in group if line.years is not None}
-        if len(lengths) > 1:
-            problems.at(group[0].record, "Années jouées", f"table {table} de la ronde {ronde} : plusieurs durées "
-                                                          f"({', '.join(map(str, sorted(lengths)))}) : une par partie")
-            continue
-        years = lengths.pop() if lengths else cdf.YEARS
-        board = cdf.Board(ronde, table, tuple(line.seat for line in group), years)
-        try:
-            cdf.check_board(board.seats, years, short)
-        except InvalidInput as exc:
-            problems.at(group[0].record, "Table", f"table {table} de la ronde {ronde} : {exc}")
-            continue
-        boards.append(board)
-    per_round: dict[tuple[str, int], list[Line]] = defaultdict(list)
-    for line in lines:
-        per_round[(line.seat.player, line.round)].append(line)
-    for (player, ronde), group in per_round.items():
-        if len(group) > cdf.MAX_SIMULTANEOUS:
-            problems.at(group[-1].record, "Joueur", f"{player} a {len(group)} parties à la ronde {ronde} : "
-                                                    f"{cdf.MAX_SIMULTANEOUS} simultanées au plus")
+    """The boards of the Parties lines, as the core makes and checks them (a line or a board it refuses
+    is a problem at its cell)."""
+    boards, violations = cdf.boards_of([cdf.Line(line.round, line.table, line.seat, line.years) for line in lines],
+                                       short)
+    _report(problems, [line.record for line in lines], violations)
     return boards
 
 
 def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]]) -> list[cdf.Vote]:
-    votes = []
-    seen: dict[tuple, int] = {}
+    """The ballots; the core checks each complete one (its board, its players, once per category)."""
+    votes: list[cdf.Vote] = []
+    records: list[Record] = []
     for record in read_table(book, VOTES, problems):
         found = len(problems.items)
         ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
@@ -372,56 +356,32 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
         category = parse_cell(problems, record, "Catégorie", cdf.Category.parse)
         ballot = parse_cell(problems, record, "Bulletin", cdf.parse_ballot)
         names = {h: as_text(record.values[h]) for h in ("Votant", "Premier", "Second")}
-        board = seated.get((ronde, table)) if ronde is not None and table is not None else None
         if table is None:
             _blank(problems, record, "Table", "table attendue (son numéro ou son nom)")
-        elif ronde is not None and board is None:
-            problems.at(record, "Table", f"pas de table {table} à la ronde {ronde} dans la table Parties")
         for header, name in names.items():
             if name is None:
                 _blank(problems, record, header, f"{NAMED[header]} attendu")
-            elif board is not None and name not in board:
-                problems.at(record, header, f"{name} n'a pas joué à la table {table} de la ronde {ronde}")
-        if len(problems.items) > found:
-            continue
-        if len(set(names.values())) < 3:
-            problems.at(record, "Second", "le votant désigne deux autres joueurs, différents")
-            continue
-        key = (ronde, table, names["Votant"], category)
-        if key in seen:
-            problems.at(record, "Catégorie", f"{names['Votant']} a déjà voté « {category.value} » pour cette "
-                                             f"partie (ligne {seen[key]})")
-            continue
-        seen[key] = record.row
-        votes.append(cdf.Vote(ronde, table, names["Votant"], category, names["Premier"], names["Second"], ballot))
-    return votes
+        if len(problems.items) == found:
+            votes.append(cdf.Vote(ronde, table, names["Votant"], category, names["Premier"], names["Second"], ballot))
+            records.append(record)
+    refused = _report(problems, records, cdf.vote_violations(votes, seated, _row(records)))
+    return [vote for i, vote in enumerate(votes) if i not in refused]
 
 
-def _read_favourites(book: Book, problems: Problems, known: set[str], last: set[str]) -> list[tuple[str, str]]:
+def _read_favourites(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]]) -> list[tuple[str, str]]:
+    """The favourite-player votes; the core checks them (§IV.6b1: last-round players, once each)."""
     favourites: list[tuple[str, str]] = []
-    seen: dict[str, int] = {}
+    records: list[Record] = []
     for record in read_table(book, PREFERES, problems):
         voter, chosen = as_text(record.values["Votant"]), as_text(record.values["Joueur préféré"])
-        bad = False
         for header, name in (("Votant", voter), ("Joueur préféré", chosen)):
             if name is None:
                 _blank(problems, record, header, f"{NAMED[header]} attendu")
-                bad = True
-            elif name not in known:
-                problems.at(record, header, f"{name} n'a joué aucune partie")
-                bad = True
-        if bad:
-            continue
-        if voter not in last:
-            problems.at(record, "Votant", f"{voter} n'a pas joué la dernière ronde : seuls ses joueurs votent")
-        elif voter == chosen:
-            problems.at(record, "Joueur préféré", "on ne vote pas pour soi-même")
-        elif voter in seen:
-            problems.at(record, "Votant", f"{voter} a déjà voté (ligne {seen[voter]}) : un vote par joueur")
-        else:
-            seen[voter] = record.row
+        if voter is not None and chosen is not None:
             favourites.append((voter, chosen))
-    return favourites
+            records.append(record)
+    refused = _report(problems, records, cdf.favourite_violations(favourites, seated, _row(records)))
+    return [pair for i, pair in enumerate(favourites) if i not in refused]
 
 
 def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
@@ -443,10 +403,8 @@ def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     lines = _read_lines(book, problems, players, seated)
     boards = _boards(lines, problems, short)
     known = {name for names in seated.values() for name in names}
-    last_round = max((r for r, _ in seated), default=0)
-    last = {name for (r, _), names in seated.items() if r == last_round for name in names}
     votes = _read_votes(book, problems, seated)
-    favourites = _read_favourites(book, problems, known, last)
+    favourites = _read_favourites(book, problems, seated)
     if problems:
         raise WorkbookProblems(problems.items)
     progress("calcul")

@@ -11,7 +11,7 @@ from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
-from .. import dbm
+from .. import dbm, limits
 from ..federations import federation
 from .examples import load
 from ..errors import Problem, WorkbookProblems
@@ -31,9 +31,9 @@ INFO = federation("dbm")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 TWO = "0.00"  # MVB, CMM, VFT and results are published with two decimals (half up)
-#: Rounds beyond this are a typing mistake (the source: usually four, exceptionally five).
-MAX_ROUNDS = 10
-USUAL_ROUNDS = (4, 5)
+#: Rounds beyond this are a typing mistake (:mod:`xlcircuit.limits`); the source: usually four, exceptionally five.
+MAX_ROUNDS = limits.DBM_MAX_ROUNDS
+USUAL_ROUNDS = dbm.USUAL_ROUNDS
 SHOWN = 10  # Tableau 1 lines printed after a fill
 NEWCOMERS_SHOWN = 8
 

@@ -33,8 +33,8 @@ RATING_FORMAT = "0"
 EXPECTATION_FORMAT = "0.0000"  # the source gives expectations to four decimals
 RAW_FORMAT = "0.00"
 CHANGE_FORMAT = "+0;-0;0"
-#: A total beyond this is a typing mistake.
-MAX_TOTAL = 1e9
+#: A total beyond this is a typing mistake (:mod:`xlcircuit.limits`).
+MAX_TOTAL = elo.MAX_TOTAL
 
 #: Who wins, as the Réglages table says it (any case, accents optional).
 LOWEST, HIGHEST = "plus petit total", "plus grand total"
