@@ -307,7 +307,7 @@ def test_a_foreign_tournament_counts_but_does_not_make_a_player_enter():
 
 
 def test_a_player_twice_in_a_poule_is_refused():
-    with pytest.raises(InvalidInput, match="plusieurs lignes"):
+    with pytest.raises(InvalidInput, match="a déjà une ligne dans « T »"):
         run_season([Tournament("T", D1, 4, False, (Entry("A", place=1), Entry("A", place=2)))], {}, SEUILS)
 
 

@@ -13,9 +13,9 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 from enum import Enum
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Violation
 from .mechanics import competition_ranks, rank_key, round_half_up
 from .limits import ELO_MAX_TOTAL
 from .text import fold
@@ -244,6 +244,52 @@ class History:
 
     lines: list[Played]
     standings: list[Standing]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One typed line of a game: its name, its date, a player and his total."""
+
+    game: str
+    date: dt.date | None
+    player: str
+    total: float
+
+
+def _numbered(index: int) -> str:
+    return f"n° {index + 1}"
+
+
+def games_of(lines: Sequence[Line], where: Callable[[int], str] = _numbered) -> tuple[list[Game], list[Violation]]:
+    """The games the lines make, in the order of their first lines, and every violation, located on a line:
+    a game has one date (field ``date``), a player once (``player``), and 2 to 8 players (``game``, on
+    its first line). ``where`` names an earlier line in a message."""
+    by_game: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        by_game.setdefault(line.game, []).append(i)
+    games: list[Game] = []
+    found: list[Violation] = []
+    for name, group in by_game.items():
+        first = lines[group[0]]
+        seen: dict[str, int] = {}
+        for i in group:
+            line = lines[i]
+            if line.date != first.date:
+                dated = f"{first.date:%d/%m/%Y}" if first.date else "sans date"
+                found.append(Violation(i, "date", f"la partie « {name} » est datée du {dated} {where(group[0])} : "
+                                                  "une partie a une seule date (deux parties différentes ont deux "
+                                                  "noms différents)"))
+            if line.player in seen:
+                found.append(Violation(i, "player", f"{line.player} figure déjà dans la partie « {name} » "
+                                                    f"{where(seen[line.player])}"))
+            seen.setdefault(line.player, i)
+        if not MIN_PLAYERS <= len(group) <= MAX_PLAYERS:
+            found.append(Violation(group[0], "game", f"la partie « {name} » a {len(group)} joueur"
+                                                     f"{'s' if len(group) > 1 else ''} : de {MIN_PLAYERS} à "
+                                                     f"{MAX_PLAYERS} attendus"))
+        games.append(Game(name, first.date, tuple(lines[i].player for i in group),
+                          tuple(lines[i].total for i in group)))
+    return games, found
 
 
 def play_order(games: Iterable[Game]) -> list[Game]:
