@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
