@@ -24,6 +24,7 @@ SOLO_CENTRES = 18
 SOLO_SCORE = 102.0
 #: A game lasts seven years (1901-1907) unless ended earlier by a unanimous vote (§II.4a, §II.4g).
 YEARS = 7
+FIRST_YEAR = 1901
 PLAYERS = 7
 #: No solo (§IV.1): points per centre, for still having a centre, bonus of a single leader, of x tied leaders.
 PER_CENTRE = 2.0
@@ -252,8 +253,15 @@ def round_score(game_scores: Sequence[float]) -> float:
     """§II.2b4: one round's score; two simultaneous boards give the better of 80% + 40% and 100% + 0%."""
     if not 1 <= len(game_scores) <= MAX_SIMULTANEOUS:
         raise InvalidInput(f"une ou deux parties par ronde attendues ; trouvé {len(game_scores)}")
-    best = max(game_scores)
-    return max(weighted_best(game_scores, SIMULTANEOUS), best) if len(game_scores) == 2 else best
+    return weighted_best(game_scores, simultaneous_weights(game_scores))
+
+
+def simultaneous_weights(game_scores: Sequence[float]) -> tuple[float, ...]:
+    """§II.2b4: the weights a round's score gives its games, best first: one game 100%; two simultaneous
+    boards 80% + 40% when that is more than the better at 100% (+ 0%)."""
+    if len(game_scores) == MAX_SIMULTANEOUS and weighted_best(game_scores, SIMULTANEOUS) > max(game_scores):
+        return SIMULTANEOUS
+    return (1.0,) + (0.0,) * (len(game_scores) - 1)
 
 
 def qualifying_score(round_scores: Sequence[float]) -> float:

@@ -15,7 +15,7 @@ from .. import cdf, limits
 from ..federations import federation
 from .examples import load
 from ..errors import InvalidInput, Problem, Violation, WorkbookProblems
-from ..text import fold
+from ..text import fold, in_words
 from .io import Book
 from .sheets import (
     decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
@@ -158,14 +158,16 @@ COUNTRY_PLACES = 3  # best countries: the first three games of each power are sh
 GUIDE = [
     "Mode d'emploi",
     "1. Ci-dessus : le nom du championnat, « oui » ou « non » pour la table finale (les organisateurs",
-    "   peuvent ne pas en faire), « oui » pour autoriser des tables de moins de sept joueurs.",
-    "2. Feuille « Joueurs » : chaque inscrit (club, équipe de trois au plus, date de naissance pour",
+    f"   peuvent ne pas en faire), « oui » pour autoriser des tables de moins de {in_words(cdf.PLAYERS)} joueurs.",
+    f"2. Feuille « Joueurs » : chaque inscrit (club, équipe de {in_words(cdf.MAX_TEAM)} au plus, date de naissance "
+    "pour",
     "   départager au plus jeune, « oui » s'il est étranger, bonus éventuel, par exemple pour un désistement).",
-    "3. Feuille « Parties » : une ligne par joueur et par partie : ronde (1 à 4), table, pays, centres",
+    f"3. Feuille « Parties » : une ligne par joueur et par partie : ronde (1 à {cdf.ROUNDS}), table, pays, centres",
     "   à la fin ; pour un éliminé, après combien d'années ; années jouées si la partie s'est arrêtée",
-    "   par un vote avant 1907 (vide : 7). Table finale : l'ordre de choix des pays de ses sept joueurs.",
+    f"   par un vote avant {cdf.FIRST_YEAR + cdf.YEARS - 1} (vide : {cdf.YEARS}). Table finale : l'ordre de choix des "
+    f"pays de ses {in_words(cdf.TOP_BOARD_SIZE)} joueurs.",
     "   Un joueur sur deux tables simultanées a ses deux lignes dans la même ronde.",
-    "4. Feuille « Votes » : les bulletins de chaque partie (catégorie, premier, second, 3+1 ou 2+2) ;",
+    f"4. Feuille « Votes » : les bulletins de chaque partie (catégorie, premier, second, {' ou '.join(cdf.BALLOTS)}) ;",
     "   feuille « Préférés » : le joueur préféré de chacun, voté à la dernière ronde.",
     "5. Lancez : xlcircuit fill CE_FICHIER.xlsx",
     "",
@@ -457,7 +459,7 @@ def scores_rows(summary: Summary) -> list[list[object]]:
             if len(tables) > 1:
                 game = [ch.boards[(ronde, t)] for t in tables]
                 pair = [next(x.score for x in lines if x.seat.player == g.seat.player) for lines in game]
-                rule = "80 % + 40 %" if cdf.round_score(pair) > max(pair) else "100 % + 0 %"
+                rule = " + ".join(f"{w * 100:g} %" for w in cdf.simultaneous_weights(pair))
                 remarks.append(f"deux parties simultanées (tables {' et '.join(tables)}) : {rule}")
             rows.append([ronde, _table_value(table), g.seat.player, g.seat.power.value if g.seat.power else None,
                          g.seat.centres, g.seat.survived, years[(ronde, table)], _outcome(g, leaders) or None,
@@ -507,7 +509,7 @@ def standings_rows(summary: Summary) -> list[list[object]]:
     rows = []
     for s in summary.championship.standings:
         top = "champion" if s.champion else ("oui" if s.top_board else None)
-        rows.append([s.place, s.player, summary.clubs.get(s.player)] + [s.rounds.get(r) for r in range(1, 5)]
+        rows.append([s.place, s.player, summary.clubs.get(s.player)] + [s.rounds.get(r) for r in range(1, cdf.ROUNDS + 1)]
                     + [len(s.rounds), s.final, top, s.bonus or None, s.total, s.decided_by])
     return rows
 
