@@ -15,7 +15,7 @@ from .. import dbm, limits
 from ..federations import federation
 from .examples import load
 from ..errors import Problem, WorkbookProblems
-from ..text import fold
+from ..text import fold, in_words
 from .io import Book
 from .sheets import (
     decimal_comma, finish_workbook, parameter_records, parameters_table, parse_cell, podium_or_club, quiet,
@@ -41,8 +41,6 @@ CLASS_CHOICES = tuple(c.letter for c in dbm.PlayerClass)
 #: The usual rounds as the messages say them (the core's ``USUAL_ROUNDS``): "4, parfois 5".
 USUAL_TEXT = f"{dbm.USUAL_ROUNDS[0]}, parfois {', '.join(map(str, dbm.USUAL_ROUNDS[1:]))}"
 I_LIMIT = f"{dbm.I_LIMIT:g}"  # the I / F boundary as the texts write it
-#: Small counts as French prose writes them (the core's ``BEST`` and ``ACTIVE``).
-WORDS = {2: "deux", 3: "trois", 4: "quatre", 5: "cinq", 6: "six"}
 
 PARAMETRES = parameters_table("Saison", required=True)
 JOUEURS = TableSpec("Joueurs", "Joueurs", (
@@ -489,11 +487,11 @@ def _motif(change: dbm.NextClass, place: int | None) -> str:
         low, high = dbm.share_of(change.end)
         text = f"actif, {_nth(place)} du tableau 1 : dans les {high - low} % {'suivants' if low else 'premiers'}"
     elif reason is dbm.Reason.BELOW_15:
-        text = f"actif, {beyond}, moyenne des {WORDS[dbm.BEST]} meilleurs résultats inférieure à {I_LIMIT}"
+        text = f"actif, {beyond}, moyenne des {in_words(dbm.BEST)} meilleurs résultats inférieure à {I_LIMIT}"
     elif reason is dbm.Reason.OTHERS:
         text = f"actif, {beyond}"
     elif reason is dbm.Reason.THREE_UP:
-        text = (f"actif avec {WORDS[dbm.ACTIVE]} résultats, {_nth(place)} du tableau 1 ({change.end.down().letter}), monte d'une "
+        text = (f"actif avec {in_words(dbm.ACTIVE)} résultats, {_nth(place)} du tableau 1 ({change.end.down().letter}), monte d'une "
                 f"classe : moyenne au moins égale à celle de {change.reference_player}, dernier actif "
                 f"({change.end.letter}) ({_decimal(change.reference)})")
     elif reason is dbm.Reason.OCCASIONAL_UP:
