@@ -630,7 +630,7 @@ def test_the_order_of_choice_belongs_to_the_top_board():
     assert [s.player for s in boards[0].seats] == list("ABDEFG")  # C's line is left out
     # The core's entry point refuses it too (it used to ignore an order of choice outside round 4).
     with pytest.raises(InvalidInput, match="ordre de choix en ronde 2"):
-        run_championship({}, [Board(2, "1", tuple(l.seat for l in lines))], top_board=False)
+        run_championship({}, [Board(2, "1", tuple(ln.seat for ln in lines))], top_board=False)
 
 
 def test_a_line_the_scoring_cannot_take_is_located_on_its_cell():
@@ -717,4 +717,4 @@ def test_boards_without_violations_are_boards_the_championship_takes(rows):
     assume(not violations)
     championship(boards)
     # Every line is on one of the boards.
-    assert sorted(s.player for b in boards for s in b.seats) == sorted(l.seat.player for l in lines)
+    assert sorted(s.player for b in boards for s in b.seats) == sorted(ln.seat.player for ln in lines)

@@ -500,7 +500,8 @@ def test_each_line_of_a_poule_is_checked_in_the_order_typed():
     assert [(v.index, v.field) for v in found] == [(1, "place"), (2, "partner"), (3, "partner"), (4, "partner"),
                                                    (5, "player"), (7, "player")]
     assert found[-2].message == "A a déjà une ligne dans « T » (ligne 2) : une ligne par joueur"
-    assert found[-1].message == "A a déjà une ligne dans « D » (ligne 8) : une ligne par joueur, une par équipe en double"
+    assert found[-1].message == ("A a déjà une ligne dans « D » (ligne 8) : une ligne par joueur, une par équipe "
+                                 "en double")
 
 
 def test_a_referee_bonus_needs_a_poule_with_classified_players():
@@ -540,5 +541,6 @@ def test_the_dbm_guide_states_the_cores_numbers():
     assert f"`Résultat 1` à `Résultat {dbm.BEST}`" in text and f"jusqu'à {dbm.BEST})" in text
     assert f"nouveau joueur classé {dbm.NEWCOMER.letter}" in text
     assert f"`Joueur 1` à `Joueur {dbm.TEAM_SIZE}`" in text
-    assert f"({in_words(dbm.ACTIVE)} tournois ou plus" in text and f"({in_words(dbm.ACTIVE)} tournois seulement)" in text
+    active = in_words(dbm.ACTIVE)
+    assert f"({active} tournois ou plus" in text and f"({active} tournois seulement)" in text
     assert f"la somme des {in_words(dbm.BEST)} meilleurs résultats" in text

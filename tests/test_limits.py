@@ -100,7 +100,8 @@ def test_dbm_rounds_up_to_the_limit_in_the_workbook(tmp_path):
 
 def _cdf_players(tmp_path: Path, bonus: float) -> Path:
     wb = cdf_book.new_workbook()
-    type_rows(wb, cdf_book.PARAMETRES, [("Championnat", "Test"), ("Table finale", "non"), ("Tables incomplètes", "oui")])
+    type_rows(wb, cdf_book.PARAMETRES, [("Championnat", "Test"), ("Table finale", "non"),
+                                        ("Tables incomplètes", "oui")])
     type_rows(wb, cdf_book.JOUEURS, [("A", None, None, None, None, bonus), ("B", None, None, None, None, None)])
     type_rows(wb, cdf_book.PARTIES, [(1, 1, "A", "France", 5, None, None, None),
                                      (1, 1, "B", "Italie", 3, None, None, None)])

@@ -12,7 +12,8 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Collection, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from .errors import InvalidInput, Violation, raise_first
 from .mechanics import competition_ranks_by, rank_key, weighted_best
@@ -54,6 +55,9 @@ MAX_TEAM = 3  # §IV.5a
 BALLOTS = {"3+1": (3, 1), "2+2": (2, 2)}
 BEST_GAMES = 3
 
+
+#: A ranking key: a tuple compared item by item, the most important first.
+Key = tuple[Any, ...]
 
 #: How a message names a blank cell ("… attendu ; trouvé une cellule vide").
 BLANK = "une cellule vide"
@@ -476,9 +480,9 @@ class _Ranker:
         return result
 
     def keys(self, names: Sequence[str], score: Callable[[str], float], first: Callable[[str], int] = lambda n: 0
-             ) -> dict[str, tuple]:
+             ) -> dict[str, Key]:
         """The ranking key of each player: (first, -score, -confrontation, games, -best game, centres, youth)."""
-        groups: dict[tuple, list[str]] = defaultdict(list)
+        groups: dict[Key, list[str]] = defaultdict(list)
         for name in names:
             groups[(first(name), rank_key(score(name)))].append(name)
         keys = {}
@@ -494,7 +498,7 @@ class _Ranker:
         return keys
 
     def ranked(self, names: Iterable[str], score: Callable[[str], float],
-               first: Callable[[str], int] = lambda n: 0) -> list[tuple[str, int, tuple]]:
+               first: Callable[[str], int] = lambda n: 0) -> list[tuple[str, int, Key]]:
         """(name, place, key), best first; players still equal after every tie-breaker share a place."""
         names = list(names)
         keys = self.keys(names, score, first)
@@ -502,7 +506,7 @@ class _Ranker:
         return sorted(((n, places[n], keys[n]) for n in names), key=lambda t: (t[1], fold(t[0]), t[0]))
 
 
-def decided_by(key: tuple, neighbour: tuple | None, names: Sequence[str], start: int = 2) -> str | None:
+def decided_by(key: Key, neighbour: Key | None, names: Sequence[str], start: int = 2) -> str | None:
     """The name of the first tie-breaker that differs between two keys equal on their score."""
     if neighbour is None or key[:start] != neighbour[:start]:
         return None
@@ -512,7 +516,7 @@ def decided_by(key: tuple, neighbour: tuple | None, names: Sequence[str], start:
     return None
 
 
-def _decisions(ranked: Sequence[tuple[str, int, tuple]], names: Sequence[str], start: int = 2) -> dict[str, str]:
+def _decisions(ranked: Sequence[tuple[str, int, Key]], names: Sequence[str], start: int = 2) -> dict[str, str]:
     """For each player equal on score with a neighbour, the tie-breaker that placed them."""
     found: dict[str, str] = {}
     for i, (name, _, key) in enumerate(ranked):
@@ -561,7 +565,7 @@ def line_violations(line: Line, index: int = 0) -> list[Violation]:
     if line.seat.choice is not None and line.round != ROUNDS:
         found.append(Violation(index, "choice", f"ordre de choix en ronde {line.round} : seule la table finale "
                                                 f"(ronde {ROUNDS}) en a un"))
-    seat = _raised(lambda: check_seat(line.seat, line.years or YEARS))
+    seat = _raised(partial(check_seat, line.seat, line.years or YEARS))
     if seat is not None:
         eliminated = line.seat.centres == 0 or line.seat.survived is not None
         found.append(Violation(index, "survived" if eliminated else "centres", seat))
@@ -582,13 +586,14 @@ def boards_of(lines: Sequence[Line], short: bool = False) -> tuple[list[Board], 
             grouped[(line.round, line.table)].append(i)
     boards = []
     for (ronde, table), group in sorted(grouped.items(), key=lambda item: (item[0][0], fold(item[0][1]))):
-        lengths = {lines[i].years for i in group if lines[i].years is not None}
+        lengths = {years for i in group if (years := lines[i].years) is not None}
         if len(lengths) > 1:
+            shown = ", ".join(map(str, sorted(lengths)))
             violations.append(Violation(group[0], "years", f"table {table} de la ronde {ronde} : plusieurs durées "
-                                                           f"({', '.join(map(str, sorted(lengths)))}) : une par partie"))
+                                                           f"({shown}) : une par partie"))
             continue
         board = Board(ronde, table, tuple(lines[i].seat for i in group), lengths.pop() if lengths else YEARS)
-        refused = _raised(lambda: check_board(board.seats, board.years, short))
+        refused = _raised(partial(check_board, board.seats, board.years, short))
         if refused is not None:
             violations.append(Violation(group[0], "table", f"table {table} de la ronde {ronde} : {refused}"))
             continue
@@ -632,7 +637,7 @@ def vote_violations(votes: Sequence[Vote], seated: Mapping[tuple[int, str], Coll
     """§IV.6b2: a ballot is cast at a board that was played, by one of its players, for two others of
     it, and once per voter and category at a board (``seated``: who sat at each board)."""
     found: list[Violation] = []
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple[int, str, str, Category], int] = {}
     for i, vote in enumerate(votes):
         board = seated.get((vote.round, vote.table))
         if board is None:
@@ -972,7 +977,7 @@ def award_standings(category: Category, votes: Sequence[Vote], games: Mapping[st
     """§IV.6b2: points of one category, best three games; ties: best average over all games, most
     votes in one game, foreign player, youngest. Players without a vote are not listed."""
     points: dict[str, dict[tuple[int, str], float]] = defaultdict(lambda: defaultdict(float))
-    count: dict[str, Counter] = defaultdict(Counter)
+    count: dict[str, Counter[tuple[int, str]]] = defaultdict(Counter)
     for vote in votes:
         if vote.category is category:
             board = (vote.round, vote.table)

@@ -345,11 +345,11 @@ class SeasonReport:
     classes: dict[str, NextClass]
 
 
-def _order(t: Tournament) -> tuple:
+def _order(t: Tournament) -> tuple[dt.date, str, str]:
     return (t.date, fold(t.name), t.name)
 
 
-def _name_key(name: str) -> tuple:
+def _name_key(name: str) -> tuple[str, str]:
     return (fold(name), name)
 
 
@@ -624,8 +624,9 @@ def run_season(tournaments: Iterable[Tournament], classes: Mapping[str, PlayerCl
 
 
 __all__ = [
-    "ACTIVE", "BEST", "NEWCOMER", "SHARE_CLASSES", "USUAL_ROUNDS", "Entry", "EntryChecks", "NextClass", "PlayerClass", "Ranked", "Reason", "Record", "Result", "SeasonReport",
-    "Team", "Thresholds", "Tournament", "Value", "average", "base", "best_four", "class_value", "cmm",
-    "current_class", "next_classes", "referee_bonus", "referee_violations", "result_points", "run_season", "score_tournament", "share_of",
+    "ACTIVE", "BEST", "NEWCOMER", "SHARE_CLASSES", "USUAL_ROUNDS", "Entry", "EntryChecks", "NextClass", "PlayerClass",
+    "Ranked", "Reason", "Record", "Result", "SeasonReport", "Team", "Thresholds", "Tournament", "Value", "average",
+    "base", "best_four", "class_value", "cmm", "current_class", "next_classes", "referee_bonus", "referee_violations",
+    "result_points", "run_season", "score_tournament", "share_of",
     "tableau1", "tableau2", "teams", "tied_points", "tournament_value",
 ]

@@ -16,8 +16,8 @@ from enum import Enum
 from typing import Callable, Iterable, Sequence
 
 from .errors import InvalidInput, Violation
-from .mechanics import competition_ranks, rank_key, round_half_up
 from .limits import ELO_MAX_TOTAL
+from .mechanics import competition_ranks, rank_key, round_half_up
 from .text import fold
 
 #: Everyone's first rating (§7) and the floor no rating goes under (§5).
@@ -62,7 +62,7 @@ _STARTS = [t.start for t in Tier if t.start is not None]  # index for index with
 def expected(rating: float, opponent: float) -> float:
     """§2: the expectation of a duel against ``opponent``: 1 / (1 + 10^((R_opp - R) / 400))."""
     try:
-        return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / SCALE))
+        return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / SCALE)))
     except OverflowError:  # a gap of more than 120,000 points: no chance at all, to float precision
         return 0.0
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
@@ -516,7 +516,8 @@ def standings_rows(summary: Summary) -> list[list[object]]:
     rows = []
     for s in summary.championship.standings:
         top = "champion" if s.champion else ("oui" if s.top_board else None)
-        rows.append([s.place, s.player, summary.clubs.get(s.player)] + [s.rounds.get(r) for r in range(1, cdf.ROUNDS + 1)]
+        rounds = [s.rounds.get(r) for r in range(1, cdf.ROUNDS + 1)]
+        rows.append([s.place, s.player, summary.clubs.get(s.player)] + rounds
                     + [len(s.rounds), s.final, top, s.bonus or None, s.total, s.decided_by])
     return rows
 

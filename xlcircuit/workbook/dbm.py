@@ -340,7 +340,8 @@ def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, d
     if newcomers:
         shown = ", ".join(newcomers[:NEWCOMERS_SHOWN]) + (" …" if len(newcomers) > NEWCOMERS_SHOWN else "")
         warnings.append(f"{len(newcomers)} joueur{'s' if len(newcomers) > 1 else ''} sans classe dans la table "
-                        f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} {dbm.NEWCOMER.letter} (nouveaux joueurs) : {shown}.")
+                        f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} {dbm.NEWCOMER.letter} "
+                        f"(nouveaux joueurs) : {shown}.")
     return warnings + spelling_warnings(set(people) | set(classes))
 
 
@@ -491,7 +492,8 @@ def _motif(change: dbm.NextClass, place: int | None) -> str:
     elif reason is dbm.Reason.OTHERS:
         text = f"actif, {beyond}"
     elif reason is dbm.Reason.THREE_UP:
-        text = (f"actif avec {in_words(dbm.ACTIVE)} résultats, {_nth(place)} du tableau 1 ({change.end.down().letter}), monte d'une "
+        text = (f"actif avec {in_words(dbm.ACTIVE)} résultats, {_nth(place)} du tableau 1 "
+                f"({change.end.down().letter}), monte d'une "
                 f"classe : moyenne au moins égale à celle de {change.reference_player}, dernier actif "
                 f"({change.end.letter}) ({_decimal(change.reference)})")
     elif reason is dbm.Reason.OCCASIONAL_UP:
