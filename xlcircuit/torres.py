@@ -17,8 +17,8 @@ from itertools import chain, cycle
 from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
-from .mechanics import competition_ranks, competition_ranks_by, rank_key, share_ties
 from .limits import TORRES_MAX_NUMBER
+from .mechanics import competition_ranks, competition_ranks_by, rank_key, share_ties
 from .text import fold
 
 #: Victory points of the 1st, 2nd, 3rd and 4th of a match (§2).
