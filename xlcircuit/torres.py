@@ -17,6 +17,7 @@ from itertools import chain, cycle
 from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
+from .limits import TORRES_MAX_NUMBER
 from .mechanics import competition_ranks, competition_ranks_by, rank_key, share_ties
 from .text import fold
 
@@ -24,8 +25,8 @@ from .text import fold
 VICTORY_POINTS = (8.0, 4.0, 2.0, 1.0)
 MATCH_SIZE = 4
 GROUP_SIZE = 10
-#: Largest in-game points or Elo taken (either sign): they are ranked to 9 decimals (``mechanics.rank_key``).
-MAX_NUMBER = 1e9
+#: Largest in-game points or Elo taken (either sign): :mod:`xlcircuit.limits`.
+MAX_NUMBER = TORRES_MAX_NUMBER
 #: Players of each group moving up one division (§4), and those staying (D1: 1st-6th; others 3rd-6th).
 UP = 2
 STAY = 4

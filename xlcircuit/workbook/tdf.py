@@ -13,7 +13,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import tdf
+from .. import limits, tdf
 from ..federations import federation
 from .examples import load
 from ..errors import InvalidInput
@@ -35,8 +35,8 @@ DATE_FORMAT = "dd/mm/yyyy"
 POINTS_FORMAT = "0"  # tournament points are published to the unit
 TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
 WEIGHT_FORMAT = "0%"
-#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x).
-MAX_IMPOSED = 100_000
+#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
+MAX_IMPOSED = limits.MAX_IMPOSED
 
 TOP = 15  # players in the standings' bar chart
 MAX_CURVES = 100  # tournaments drawn on the Courbes sheet (the most recent ones)

@@ -18,7 +18,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import torres
+from .. import limits, torres
 from ..federations import federation
 from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
@@ -45,7 +45,7 @@ ELO_FORMAT = "0"
 #: The seed of the draws when the Saison sheet gives none and no season name either.
 DEFAULT_SEED = 0
 #: Deepest division read: division d has 2 ** (d - 1) groups (D10: 512 groups, about 10,000 players).
-MAX_DIVISION = 10
+MAX_DIVISION = limits.TORRES_MAX_DIVISION
 
 #: Row colours of the standings: champion, moving up, going down, leaving (a club's players: CLUB_COLOUR).
 COLOURS = {"champion": "FFE699", "up": "C6EFCE", "down": "FFC7CE", "leaves": "D9D9D9"}
