@@ -539,19 +539,23 @@ def seasons(draw):
     leaving = {(d, g): {p: draw(statuses) for p in range(1, 11)}
                for d in range(1, divisions + 1) for g in range(1, 2 ** (d - 1) + 1)}
     newcomers = [Player(f"N{i}", draw(st.integers(1000, 2000))) for i in range(draw(st.integers(0, 12)))]
-    return pyramid(lowest, divisions, leaving), newcomers, draw(st.integers(0, 1000))
+    returning = [Player(f"R{i}", draw(st.integers(1000, 2000)), draw(st.integers(1, 4)), None, Status.RETURNING)
+                 for i in range(draw(st.integers(0, 4)))]
+    return pyramid(lowest, divisions, leaving), newcomers + returning, draw(st.integers(0, 1000))
 
 
 @given(seasons())
 @settings(max_examples=40, deadline=None)
 def test_every_player_who_stays_has_exactly_one_place(season):
-    standings, newcomers, seed = season
-    result = next_season(standings, newcomers, seed=seed)
+    standings, arrivals, seed = season
+    newcomers = [p for p in arrivals if p.status is Status.ACTIVE]
+    returning = [p for p in arrivals if p.status is Status.RETURNING]
+    result = next_season(standings, newcomers, returning, seed=seed)
     placed = Counter(m.player.name for members in result.groups.values() for m in members)
     waiting = {m.player.name for m in result.movements if m.move is Move.WAITING}
     staying = {s.player.name for table in standings.values() for s in table if not s.player.status.leaves}
     assert staying <= set(placed) and not waiting & set(placed) and set(placed.values()) <= {1}
-    assert set(placed) | waiting == staying | {p.name for p in newcomers}
+    assert set(placed) | waiting == staying | {p.name for p in arrivals}
     lowest = max(d for d, _ in standings)
     for (d, _), members in result.groups.items():
         assert len(members) <= 10
@@ -560,4 +564,4 @@ def test_every_player_who_stays_has_exactly_one_place(season):
     for d in {d for d, _ in result.groups if d >= lowest}:  # « équilibrés en nombre de joueurs »
         sizes = [len(members) for (dd, _), members in result.groups.items() if dd == d]
         assert max(sizes) - min(sizes) <= 1
-    assert layout(next_season(standings, list(reversed(newcomers)), seed=seed)) == layout(result)
+    assert layout(next_season(standings, list(reversed(newcomers)), returning[::-1], seed=seed)) == layout(result)

@@ -90,8 +90,12 @@ def test_unfinished_match_tie_and_forfeit_lines(filled):
     assert "retardé" in unfinished["Quentin"][3]
     # Juliette and Isidore tied on 152: they share (8 + 4) / 2 = 6; Fanny 127: 2; Hortense 76: 1.
     assert {k: v[1] for k, v in match((3, 1, 1)).items()} == {"Juliette": 6, "Isidore": 6, "Fanny": 2, "Hortense": 1}
+    # The fictitious « Forfait » is placed by his points like anyone (source « Classement »: « suivant la place
+    # obtenue dans la partie »): last of each of his four matches here (45, 42, 46, 31), he takes the 1 VP of
+    # the 4th place, which count for nobody.
     fictitious = [p for p in points if p["Joueur"] == "Forfait"]
-    assert len(fictitious) == 4 and all(p["Points de victoire"] == 0 and "fictif" in p["Remarque"] for p in fictitious)
+    assert len(fictitious) == 4 and all((p["Place"], p["Points de victoire"]) == (4, 1) and "fictif" in p["Remarque"]
+                                        for p in fictitious)
 
 
 def test_general_standings_one_table_sorted_with_every_tie_breaker(filled):
@@ -203,14 +207,24 @@ def test_schedule_command_draws_each_group_and_is_reproducible(tmp_path, capsys)
     assert main(["fill", str(tmp_path / "a.xlsx")]) == 0
 
 
-def test_schedule_refuses_a_group_without_a_design_and_checks_joueurs_first(tmp_path, capsys):
+def test_schedule_draws_the_closest_calendar_for_other_sizes_and_checks_joueurs_first(tmp_path, capsys):
     path = workbook(tmp_path, [(f"J{i}", 1500, 1, 1) for i in range(8)] + [("X", "haut", 2, 1)])
     assert main(["schedule", str(path)]) == 1
     err = capsys.readouterr().err
     assert "Joueurs!B10" in err and "Elo" in err
+    # Eight players: no calendar where every pair meets exactly twice; the closest one (8 matches, 4 each,
+    # every pair once or twice), said so.
     path = workbook(tmp_path, [(f"J{i}", 1500, 1, 1) for i in range(8)])
+    assert main(["schedule", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "à 8 joueurs, pas de calendrier où chaque paire se rencontre exactement deux fois" in out
+    assert "8 matchs, 4 par joueur" in out
+    calendar = read_calendar(path)
+    assert len(calendar) == 32 and set(Counter(r["Joueur"] for r in calendar).values()) == {4}
+    # Three players cannot play a match of four: refused.
+    path = workbook(tmp_path, [(f"J{i}", 1500, 1, 1) for i in range(3)])
     assert main(["schedule", str(path)]) == 1
-    assert "8 joueurs" in capsys.readouterr().err
+    assert "3 joueurs" in capsys.readouterr().err
 
 
 def test_default_seed_comes_from_the_season_name(tmp_path, capsys):

@@ -258,6 +258,15 @@ def _design(size: int) -> tuple[tuple[int, ...], ...]:
     return design
 
 
+def schedule_counts(size: int) -> tuple[int, int]:
+    """§1: in a group of ``size``, the matches of each player and the most times a pair meets, as its schedule
+    has them (a group of ten: 6 and 2); a size without a schedule gives a group of ten's."""
+    design = DESIGNS.get(size) or CLOSEST.get(size) or DESIGNS[GROUP_SIZE]
+    players = max(max(match) for match in design) + 1
+    met = Counter(pair for match in design for pair in combinations(match, 2))
+    return len(design) * MATCH_SIZE // players, max(met.values())
+
+
 def schedule_note(size: int) -> str | None:
     """§1: None when a group of ``size`` has a schedule where every pair meets exactly twice; else what the
     closest one gives (French, for a warning)."""
