@@ -18,6 +18,7 @@ from xlcircuit import torres
 from xlcircuit.workbook.examples import load
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
+from xlcircuit.udfs import TORRES_VP
 from xlcircuit.workbook import Book, libreoffice
 from xlcircuit.workbook import torres as torres_book
 from xlcircuit.workbook.io import save_atomic
@@ -137,6 +138,24 @@ def test_movements_and_next_season(filled):
     assert sizes[1, 1] == sizes[2, 1] == sizes[2, 2] == 10
     assert sum(sizes[3, g] for g in range(1, 5)) == 58 + 12 - 2 - 30  # all but the leavers and D1, D2
     assert max(sizes[3, g] for g in range(1, 5)) - min(sizes[3, g] for g in range(1, 5)) <= 1
+
+
+def test_the_forfeit_players_points_are_typed_and_agree_with_torres_vp(tmp_path):
+    # The case: A 100, Forfait 95, B 90, C 80. The fictitious player replaces D (forfeit) and takes
+    # the 2nd place by his points: A 8, B 2, C 1 in the Points table, in the standings and from TORRES_VP.
+    joueurs = [("A", 1500, 1, 1), ("B", 1500, 1, 1), ("C", 1500, 1, 1), ("D", 1500, 1, 1, "forfait")]
+    matchs = [(1, 1, 1, "A", 100, None), (1, 1, 1, "Forfait", 95, None), (1, 1, 1, "B", 90, None),
+              (1, 1, 1, "C", 80, None)]
+    path = workbook(tmp_path, joueurs, matchs)
+    book = Book(path)
+    torres_book.fill(book)
+    book.save()
+    wb = openpyxl.load_workbook(path)
+    points = {p["Joueur"]: (p["Place"], p["Points de victoire"]) for p in table_dicts(wb["Points"], "Points")}
+    assert points == {"A": (1, 8), "Forfait": (2, 4), "B": (3, 2), "C": (4, 1)}
+    assert [v for _, v in points.values()] == [row[0] for row in TORRES_VP([[100.0], [95.0], [90.0], [80.0]])]
+    standings = {r["Joueur"]: r["Points de victoire"] for r in table_dicts(wb["Classement général"], "ClassementGeneral")}
+    assert standings == {"A": 8, "B": 2, "C": 1, "D": 0}
 
 
 def test_problems_are_all_reported_with_their_cells_and_nothing_is_written(tmp_path):
