@@ -97,12 +97,14 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
         "TDF_TOURNAMENT",
         "tdf",
         "Points TdF de chaque ligne d'un classement (ex aequo et places vacantes compris ; organisateur, "
-        "aide, annulé : 100) ; vide si non classé. Plage de même forme, non arrondie.",
+        "aide, annulé : 100) ; vide si non classé. Plage de même forme, non arrondie. Un tournoi annulé n'a "
+        "pas de places.",
         (
             Argument(
                 "places",
                 "Plage des places officielles (1, 2, 2, 4…) ; organisateur, aide ou annulé pour une "
-                "personne non classée à 100 points ; cellule vide si la personne n'est pas classée.",
+                "personne non classée à 100 points (annulé : tournoi annulé, sans aucune place) ; cellule vide "
+                "si la personne n'est pas classée.",
                 range=True,
             ),
             _INTERRUPTED,
