@@ -159,7 +159,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_schedule(args: argparse.Namespace) -> int:
     book = Book(args.file)
     module = federation_of(book, args.federation)
-    if not hasattr(module, "schedule"):
+    if module.schedule is None:
         raise XlcircuitError(f"{book.path.name} est un classeur « {module.TITLE} » : il n'a pas de calendrier "
                              "à tirer (seul le championnat TORRES en a un).")
     lines = module.schedule(book, args.seed)
