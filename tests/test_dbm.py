@@ -201,7 +201,8 @@ FIRST_SEASON = Thresholds()  # the reform's first season: no last active (S) or 
 @pytest.mark.parametrize("start, mean, expected", [
     (O, 60.0, O), (O, 999.0, O),  # « … la moyenne finale du dernier joueur « actif » (S) de la saison précédente »:
     (F, 40.0, F), (F, 999.0, F),  # none in 98/99 (classes from the old levels): no (O) → (S), no (F) → (O)
-    (F, 15.0, I), (F, 3.0, I), (F, 15.01, F),  # « ils passent (1) tant que leur moyenne est inférieure ou égale à quinze »
+    # « ils passent (1) tant que leur moyenne est inférieure ou égale à quinze points »
+    (F, 15.0, I), (F, 3.0, I), (F, 15.01, F),
     (I, 15.01, F), (I, 15.0, I),  # « les joueurs (1) passent (F) tant que leur moyenne est supérieure à quinze »
     (S, 1.0, S), (X, 1.0, X),
 ])  # fmt: skip

@@ -16,11 +16,11 @@ from xlcircuit.mechanics import format_half_up
 from xlcircuit.tdf import (
     Kind,
     Line,
-    misplaced_cancellations,
     Outing,
     Role,
     Status,
     Tournament,
+    misplaced_cancellations,
     place_points,
     run_season,
     score_tournament,

@@ -154,7 +154,8 @@ def test_the_forfeit_players_points_are_typed_and_agree_with_torres_vp(tmp_path)
     points = {p["Joueur"]: (p["Place"], p["Points de victoire"]) for p in table_dicts(wb["Points"], "Points")}
     assert points == {"A": (1, 8), "Forfait": (2, 4), "B": (3, 2), "C": (4, 1)}
     assert [v for _, v in points.values()] == [row[0] for row in TORRES_VP([[100.0], [95.0], [90.0], [80.0]])]
-    standings = {r["Joueur"]: r["Points de victoire"] for r in table_dicts(wb["Classement général"], "ClassementGeneral")}
+    general = table_dicts(wb["Classement général"], "ClassementGeneral")
+    standings = {r["Joueur"]: r["Points de victoire"] for r in general}
     assert standings == {"A": 8, "B": 2, "C": 1, "D": 0}
 
 

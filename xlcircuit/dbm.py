@@ -206,7 +206,7 @@ def current_class(start: PlayerClass, mean: float | None, thresholds: Thresholds
     return PlayerClass.F if key > I_LIMIT else start  # I
 
 
-def _reaches(key, threshold: float | None) -> bool:
+def _reaches(key: float, threshold: float | None) -> bool:
     """VAJ: « égale ou supérieure à la moyenne finale du dernier joueur actif »; never without that player."""
     return threshold is not None and key >= rank_key(threshold)
 

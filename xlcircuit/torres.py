@@ -790,7 +790,7 @@ def _trim(slots: list[list[Movement]], incoming: int, order: Sequence[int]) -> l
     return out
 
 
-def _trim_order(m: Movement) -> tuple:
+def _trim_order(m: Movement) -> tuple[int, int]:
     """Who a group gives up first to balance the lowest division (highest first)."""
     s = m.standing
     if s is None:

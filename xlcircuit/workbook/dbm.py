@@ -447,9 +447,9 @@ def _remark(r: dbm.Result, summary: Summary) -> str | None:
         notes.append("arbitre et joueur : le résultat de sa place seulement")
     if r.vaj is not None and r.start is not None and r.vaj is not r.start and r.before is not None:
         mean = _decimal(r.before)
-        if r.vaj is dbm.PlayerClass.S:
+        if r.vaj is dbm.PlayerClass.S and thresholds.seuil_s is not None:  # never without it (first season)
             why = f"moyenne {mean} ≥ seuil_S ({_decimal(thresholds.seuil_s)})"
-        elif r.vaj is dbm.PlayerClass.O:
+        elif r.vaj is dbm.PlayerClass.O and r.start is dbm.PlayerClass.F and thresholds.seuil_o is not None:
             why = f"moyenne {mean} ≥ seuil_O ({_decimal(thresholds.seuil_o)})"
         elif r.vaj is dbm.PlayerClass.I:
             why = f"moyenne {mean} ≤ 15"
