@@ -195,6 +195,24 @@ def test_current_value(start, mean, expected):
     assert current_class(start, mean, SEUILS) is expected
 
 
+FIRST_SEASON = Thresholds()  # the reform's first season: no last active (S) or (O) of a previous season
+
+
+@pytest.mark.parametrize("start, mean, expected", [
+    (O, 60.0, O), (O, 999.0, O),  # « … la moyenne finale du dernier joueur « actif » (S) de la saison précédente »:
+    (F, 40.0, F), (F, 999.0, F),  # none in 98/99 (classes from the old levels): no (O) → (S), no (F) → (O)
+    # « ils passent (1) tant que leur moyenne est inférieure ou égale à quinze points »
+    (F, 15.0, I), (F, 3.0, I), (F, 15.01, F),
+    (I, 15.01, F), (I, 15.0, I),  # « les joueurs (1) passent (F) tant que leur moyenne est supérieure à quinze »
+    (S, 1.0, S), (X, 1.0, X),
+])  # fmt: skip
+def test_current_value_in_the_reforms_first_season(start, mean, expected):
+    assert current_class(start, mean, FIRST_SEASON) is expected
+    # One threshold known, the other not: each passage on its own.
+    assert current_class(O, 70.0, Thresholds(seuil_s=60.0)) is S
+    assert current_class(F, 70.0, Thresholds(seuil_s=60.0)) is F
+
+
 D1, D2, D3 = dt.date(2025, 9, 20), dt.date(2025, 10, 4), dt.date(2025, 11, 8)
 
 

@@ -197,24 +197,32 @@ def average(results: Iterable[float]) -> float | None:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The season's parameters: final averages of the last active S and O players of last season."""
+    """The season's parameters: final averages of the last active S and O players of last season. None in the
+    reform's first season, which has no such player (its classes come from the old levels): the passages
+    that need them cannot happen, the 15-point ones still can."""
 
-    seuil_s: float
-    seuil_o: float
+    seuil_s: float | None = None
+    seuil_o: float | None = None
 
 
 def current_class(start: PlayerClass, mean: float | None, thresholds: Thresholds) -> PlayerClass:
-    """VAJ: the class a player plays with, from his class at season start and his average so far."""
+    """VAJ: the class a player plays with, from his class at season start and his average so far; without a
+    threshold (first reformed season), no (O) → (S) or (F) → (O) passage."""
     if mean is None or start in (PlayerClass.S, PlayerClass.X):
         return start
     key = rank_key(mean)
     if start is PlayerClass.O:
-        return PlayerClass.S if key >= rank_key(thresholds.seuil_s) else start
+        return PlayerClass.S if _reaches(key, thresholds.seuil_s) else start
     if start is PlayerClass.F:
-        if key >= rank_key(thresholds.seuil_o):
+        if _reaches(key, thresholds.seuil_o):
             return PlayerClass.O
         return PlayerClass.I if key <= I_LIMIT else start
     return PlayerClass.F if key > I_LIMIT else start  # I
+
+
+def _reaches(key: float, threshold: float | None) -> bool:
+    """VAJ: « égale ou supérieure à la moyenne finale du dernier joueur actif »; never without that player."""
+    return threshold is not None and key >= rank_key(threshold)
 
 
 # --- A season ------------------------------------------------------------------------------------

@@ -135,7 +135,8 @@ CLASSES = TableSpec("Classes", "Classes", (
 GUIDE = [
     "Mode d'emploi",
     "1. Paramètres ci-dessus : seuil_S et seuil_O, moyennes finales du dernier joueur actif (S) et du",
-    "   dernier joueur actif (O) de la saison précédente (passages en cours de saison).",
+    "   dernier joueur actif (O) de la saison précédente (passages en cours de saison). Première saison",
+    "   de la réforme : laissez-les vides (pas de passage (O) → (S) ni (F) → (O) ; ceux à 15 points restent).",
     "2. Feuille « Joueurs » : chaque joueur, son club et sa classe en début de saison (I, F, O, S, X ;",
     f"   0 pour O). Un joueur absent de la table est un nouveau joueur, classé {dbm.NEWCOMER.letter}.",
     "3. Feuille « Tournois » : une ligne par poule (nom unique), sa date, le nombre de rondes jouées",
@@ -219,20 +220,28 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Th
         record = records.get(fold(name))
         if record is None:
             problems.add(Problem(PARAMETRES.sheet, None, "Paramètre", f"ligne « {name} » absente de la table "
-                                 f"« {PARAMETRES.name} » : ajoutez-la avec sa valeur"))
+                                 f"« {PARAMETRES.name} » : ajoutez-la avec sa valeur (vide la première saison "
+                                 "de la réforme)"))
             continue
+        mark = problems.mark()
         value = parse_cell(problems, record, "Valeur", as_number, f"nombre ({name})")
-        if value is None and record.values.get("Valeur") is None:
-            problems.at(record, "Valeur", f"{name} manquant : la moyenne finale du dernier joueur actif "
-                                          f"({name[-1]}) de la saison précédente")
-        elif value is not None and value < 0:
+        if value is not None and value < 0:
             problems.at(record, "Valeur", f"{name} attendu : un nombre positif ; trouvé {value}")
-        else:
-            found[name] = value
+        elif not problems.since(mark):
+            found[name] = value  # blank: the reform's first season (dbm.Thresholds)
     season = parameters.text("Saison")
-    if len(found) == 2 and None not in found.values():
+    if len(found) == 2:
         return season, dbm.Thresholds(found["seuil_S"], found["seuil_O"])
     return season, None
+
+
+def _threshold_warnings(thresholds: dbm.Thresholds) -> list[str]:
+    """A blank threshold is the reform's first season: said, with what it means."""
+    blank = [(name, low, high) for name, value, low, high in (("seuil_S", thresholds.seuil_s, "O", "S"),
+                                                              ("seuil_O", thresholds.seuil_o, "F", "O"))
+             if value is None]
+    return [f"{name} vide : première saison de la réforme (pas de dernier joueur actif ({high}) de la saison "
+            f"précédente) ; aucun joueur ({low}) ne joue en ({high}) en cours de saison." for name, low, high in blank]
 
 
 def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str]]:
@@ -385,7 +394,8 @@ def summarise(typed: Typed) -> Summary:
     ordered = sorted(rows, key=lambda r: (r.date, fold(r.name), r.name))
     playing_referees = {(line.tournament, line.entry.player) for line in lines
                         if line.entry.referee and line.entry.place is not None}
-    return Summary(ordered, report, typed.thresholds, _warnings(ordered, lines, classes),
+    return Summary(ordered, report, typed.thresholds,
+                   _threshold_warnings(typed.thresholds) + _warnings(ordered, lines, classes),
                    season_label(typed.season, rows), clubs, playing_referees)
 
 
@@ -422,9 +432,9 @@ def _remark(r: dbm.Result, summary: Summary) -> str | None:
         notes.append("arbitre et joueur : le résultat de sa place seulement")
     if r.vaj is not None and r.start is not None and r.vaj is not r.start and r.before is not None:
         mean = _decimal(r.before)
-        if r.vaj is dbm.PlayerClass.S:
+        if r.vaj is dbm.PlayerClass.S and thresholds.seuil_s is not None:  # never without it (first season)
             why = f"moyenne {mean} ≥ seuil_S ({_decimal(thresholds.seuil_s)})"
-        elif r.vaj is dbm.PlayerClass.O:
+        elif r.vaj is dbm.PlayerClass.O and r.start is dbm.PlayerClass.F and thresholds.seuil_o is not None:
             why = f"moyenne {mean} ≥ seuil_O ({_decimal(thresholds.seuil_o)})"
         elif r.vaj is dbm.PlayerClass.I:
             why = f"moyenne {mean} ≤ {I_LIMIT}"
