@@ -506,6 +506,12 @@ class Owned:
     pattern: re.Pattern | None = None  # more output tables: those whose name matches
     pattern_sheet: str | None = None  # where they go when the workbook has none
 
+    @classmethod
+    def of(cls, specs: Iterable, sheets: Iterable[str] = (), pattern: re.Pattern | None = None,
+           pattern_sheet: str | None = None) -> Owned:
+        """What a fill owns, from its output tables' specs (each with its ``name`` and ``sheet``)."""
+        return cls({spec.name: spec.sheet for spec in specs}, tuple(sheets), pattern, pattern_sheet)
+
 
 @dataclass
 class Plan:
