@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import re
 import struct
-from copy import copy
 import zipfile
 import zlib
+from copy import copy
 from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import sheets_as_csv, table_dicts
+
 from xlcircuit.cli import main
 from xlcircuit.workbook import Book, tdf
 from xlcircuit.workbook.io import save_atomic
@@ -111,18 +111,18 @@ def add_notes_sheet(path: Path, target: Path, formula_in_results: bool = True) -
         for info in old.infolist():
             data = old.read(info.filename)
             if info.filename == "xl/workbook.xml":
-                data = data.replace(b"</sheets>", f'<sheet name="Notes" sheetId="99" r:id="rIdNotes"/></sheets>'.encode())
+                data = data.replace(b"</sheets>", b'<sheet name="Notes" sheetId="99" r:id="rIdNotes"/></sheets>')
             elif info.filename == "xl/_rels/workbook.xml.rels":
                 data = data.replace(b"</Relationships>", f'<Relationship Id="rIdNotes" Type="{RELS}/worksheet" '
                                     f'Target="/xl/worksheets/notes.xml"/></Relationships>'.encode())
             elif info.filename == "[Content_Types].xml":
                 data = data.replace(b"</Types>", (
-                    '<Default Extension="vml" ContentType="application/vnd.openxmlformats-officedocument.vmlDrawing"/>'
-                    '<Override PartName="/xl/worksheets/notes.xml" ContentType="application/vnd.openxmlformats-'
-                    'officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/drawings/notes-drawing.xml" '
-                    'ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/><Override '
-                    'PartName="/xl/notes-comments.xml" ContentType="application/vnd.openxmlformats-officedocument.'
-                    'spreadsheetml.comments+xml"/></Types>').encode())
+                    b'<Default Extension="vml" ContentType="application/vnd.openxmlformats-officedocument.vmlDrawing"/>'
+                    b'<Override PartName="/xl/worksheets/notes.xml" ContentType="application/vnd.openxmlformats-'
+                    b'officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/drawings/notes-drawing.xml" '
+                    b'ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/><Override '
+                    b'PartName="/xl/notes-comments.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+                    b'spreadsheetml.comments+xml"/></Types>'))
                 if b'Extension="png"' not in data:
                     data = data.replace(b"<Default ", b'<Default Extension="png" ContentType="image/png"/><Default ', 1)
             elif info.filename == results and formula_in_results:
@@ -286,9 +286,9 @@ def test_libreoffice_opens_the_surgically_filled_workbook(organised, tmp_path):
 def test_a_workbook_resaved_by_libreoffice_fills_surgically(demo_path, tmp_path):
     """LibreOffice writes shared strings, its own styles and Excel 2010 data bars: the reader and the
     style merge take them, and LibreOffice reads back the same standings."""
-    from xlcircuit.workbook import libreoffice
-
     from conftest import need_libreoffice
+
+    from xlcircuit.workbook import libreoffice
 
     need_libreoffice()
     book = Book(demo_path)
@@ -313,9 +313,9 @@ def test_a_workbook_resaved_by_libreoffice_fills_surgically(demo_path, tmp_path)
 def test_the_fast_reader_reads_what_openpyxl_reads(organised, tmp_path):
     """Every cell of every sheet: value and type as openpyxl reads them, formulas' cached values as its
     values-only load reads them (on an openpyxl file, and on the same file written by LibreOffice)."""
-    from xlcircuit.workbook import libreoffice
-
     from conftest import need_libreoffice
+
+    from xlcircuit.workbook import libreoffice
 
     files = [organised]
     if libreoffice.find() is not None or __import__("os").environ.get("CI"):
@@ -380,3 +380,18 @@ def test_the_reader_refuses_cells_it_cannot_place(organised):
     with pytest.raises(Unsupported):
         read_cells(b'<x:worksheet xmlns:x="x"><x:sheetData/></x:worksheet>', [(1, 1, 10, 10)], [], wb)
     assert package.sheets
+
+
+def test_an_output_sheet_the_organiser_deleted_is_added_to_the_package(demo_path, tmp_path):
+    wb = openpyxl.load_workbook(demo_path)
+    del wb["Courbes"]
+    save_atomic(wb, demo_path)
+    book = Book(demo_path)
+    tdf.fill(book)
+    assert book._surgery is not None
+    book.save()
+    assert package_problems(demo_path) == []
+    filled = openpyxl.load_workbook(demo_path)
+    assert filled.sheetnames[-1] == "Courbes" and len(filled["Courbes"]._charts) > 0
+    with zipfile.ZipFile(demo_path) as archive:
+        assert b'name="Courbes"' in archive.read("xl/workbook.xml")

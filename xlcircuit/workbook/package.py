@@ -21,24 +21,23 @@ import re
 import struct
 import zipfile
 from collections import defaultdict
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Collection, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 import openpyxl
 from defusedxml import ElementTree as SafeET
-from openpyxl.cell.read_only import ReadOnlyCell
 from openpyxl.cell._writer import etree_write_cell
-from openpyxl.chart._chart import ChartBase
+from openpyxl.cell.read_only import ReadOnlyCell
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
 from openpyxl.packaging.relationship import Relationship
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.utils.datetime import from_excel, from_ISO8601, to_excel
-from openpyxl.worksheet._writer import WorksheetWriter
-from openpyxl.xml.functions import Element, tostring
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.worksheet import Worksheet
+from openpyxl.xml.functions import Element, tostring
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 OFFICE_RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -287,7 +286,7 @@ def _number(text: str) -> int | float:
         return float(text)
 
 
-@dataclass
+@dataclass(slots=True)
 class ReadCell:
     row: int
     column: int
@@ -313,11 +312,12 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
     data = xml[span[0]:span[1]]
     context = (strings, wb._date_formats, wb._timedelta_formats, wb.epoch)
     found: list[ReadCell] = []
-    matches = _FAST_CELL.findall(data)
-    if len(matches) != data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/"):
-        return _read_cells_slowly(data, areas, context)  # attributes in another order, or others
+    expected = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/")
+    matched = 0
     letters_of = _LETTERS
-    for letters, row, s1, t, s2, v, text, spaced, inner in matches:
+    for match in _FAST_CELL.finditer(data):
+        matched += 1
+        letters, row, s1, t, s2, v, text, spaced, inner = match.groups()
         column = letters_of.get(letters)
         if column is None:
             column = letters_of[letters] = _column(letters.decode())
@@ -337,6 +337,8 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
             value, data_type = _value((t or b"n").decode(), v, int(s1 or s2 or 0), *context)
             if value is not None:
                 found.append(ReadCell(r, column, value, data_type))
+    if matched != expected:
+        return _read_cells_slowly(data, areas, context)  # attributes in another order, or others
     return found
 
 
@@ -639,7 +641,8 @@ def _only_charts(package: Package, drawing: str) -> bool:
 def _rels_xml(rels: list[Relationship]) -> bytes:
     body = "".join(f'<Relationship Id={quoteattr(r.Id)} Type={quoteattr(r.Type)} Target={quoteattr(r.Target)}'
                    + (' TargetMode="External"' if r.TargetMode == "External" else "") + "/>" for r in rels)
-    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="{PACKAGE_RELS}">{body}</Relationships>'.encode()
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            f'<Relationships xmlns="{PACKAGE_RELS}">{body}</Relationships>').encode()
 
 
 def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], object]:
@@ -688,7 +691,7 @@ class _SheetWriter(WorksheetWriter):
     def write_rows(self):
         self.xf.send(Element("xlcircuitSheetData"))
 
-    def sheet_data(self) -> bytes:
+    def sheet_data(self) -> list[bytes]:
         ws = self.ws
         add_style = ws.parent._cell_styles.add
         epoch = ws.parent.epoch
@@ -696,9 +699,10 @@ class _SheetWriter(WorksheetWriter):
         rows: dict[int, list] = defaultdict(list)
         for key, cell in ws._cells.items():
             rows[key[0]].append((key[1], cell))
-        for row in dims.keys():
+        for row in dims:
             rows.setdefault(row, [])
         out = ["<sheetData>"]
+        chunks: list[bytes] = []  # encoded every few thousand rows: a season's sheet is tens of MB
         letters: dict[int, str] = {}
         styles: dict[bytes, str] = {}
         for row in sorted(rows):
@@ -743,16 +747,22 @@ class _SheetWriter(WorksheetWriter):
                 else:
                     out.append(_openpyxl_cell(ws, cell, bool(s)))
             out.append("</row>")
+            if len(out) > 20_000:
+                chunks.append("".join(out).encode())
+                out.clear()
         out.append("</sheetData>")
-        return "".join(out).encode()
+        chunks.append("".join(out).encode())
+        return chunks
 
-    def serialised(self) -> bytes:
+    def serialised(self) -> list[bytes]:
+        """The sheet's XML, in pieces (written one after the other into the zip)."""
         data = self.sheet_data()  # first: it gathers the hyperlinks the tail writes
         self.write()
         xml = self.read()
         if xml.count(self.PLACEHOLDER) != 1:
             raise Unsupported("écriture de la feuille")
-        return xml.replace(self.PLACEHOLDER, data)
+        head, tail = xml.split(self.PLACEHOLDER)
+        return [head, *data, tail]
 
 
 def _first(item: tuple) -> int:
@@ -764,7 +774,7 @@ def _number_text(value) -> str:
         return "1" if value else "0"
     if value != value or value in (float("inf"), float("-inf")):
         return ""
-    return "%.16g" % value
+    return f"{value:.16g}"  # as openpyxl writes numbers
 
 
 class _Collect:
@@ -835,7 +845,7 @@ class Surgery:
         dropped = (old - kept) | {rels_part(p) for p in owned_parts if rels_part(p) in package.names}
         names = Names(package.names - dropped)
         kept_table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
-        new: dict[str, bytes] = {}  # part -> bytes, in the order written
+        new: dict[str, bytes | list[bytes]] = {}  # part -> bytes (or pieces), in the order written
         types: dict[str, str] = {}  # new part -> content type
         added_sheets: list[tuple[str, str]] = []  # (name, part) of sheets the fill created
         for ws in owned:
@@ -936,7 +946,8 @@ class Surgery:
                             ("fills", [tostring(f.to_tree()) for f in wb._fills[counts["fills"]:]]),
                             ("borders", [tostring(b.to_tree()) for b in wb._borders[counts["borders"]:]]),
                             ("cellXfs", xfs),
-                            ("dxfs", [tostring(d.to_tree("dxf")) for d in wb._differential_styles.dxf[counts["dxfs"]:]])):
+                            ("dxfs", [tostring(d.to_tree("dxf"))
+                                      for d in wb._differential_styles.dxf[counts["dxfs"]:]])):
             if items:
                 xml = _append_children(xml, name.encode(), items, counts[name])
         if added_formats:
@@ -1024,10 +1035,11 @@ class Surgery:
             ours.add(i)
             for name, value in (("_xlnm.Print_Titles", ws.print_titles), ("_xlnm.Print_Area", ws.print_area)):
                 if value:
-                    wanted.append(f'<definedName name="{name}" localSheetId="{i}">{escape(value)}</definedName>'.encode())
+                    wanted.append(f'<definedName name="{name}" localSheetId="{i}">{escape(value)}'
+                                  '</definedName>'.encode())
 
         def mine(match: re.Match) -> bool:
-            attrs = dict((k, v1 or v2) for k, v1, v2 in _ATTR.findall(match.group(1)))
+            attrs = {k: v1 or v2 for k, v1, v2 in _ATTR.findall(match.group(1))}
             local = attrs.get(b"localSheetId")
             return attrs.get(b"name") in (b"_xlnm.Print_Titles", b"_xlnm.Print_Area") and local is not None \
                 and int(local) in ours
@@ -1095,7 +1107,8 @@ class Surgery:
             ext = part.rsplit(".", 1)[-1].lower()
             if part.startswith("xl/media/") and ext not in defaults:
                 defaults.add(ext)
-                added.append(f'<Default Extension="{ext}" ContentType="{_IMAGE_TYPES.get(ext, "application/octet-stream")}"/>')
+                kind = _IMAGE_TYPES.get(ext, "application/octet-stream")
+                added.append(f'<Default Extension="{ext}" ContentType="{kind}"/>')
         if added:
             # Defaults first: they must precede the Overrides
             first = [a for a in added if a.startswith("<Default")]
@@ -1107,7 +1120,8 @@ class Surgery:
             xml = xml[:end] + "".join(rest).encode() + xml[end:]
         return xml
 
-    def _write_zip(self, target: Path, new: dict[str, bytes], changed: dict[str, bytes], dropped: set[str]) -> None:
+    def _write_zip(self, target: Path, new: dict[str, bytes | list[bytes]], changed: dict[str, bytes],
+                   dropped: set[str]) -> None:
         package = self.plan.package
         with open(package.path, "rb") as source, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED,
                                                                  compresslevel=_COMPRESS_LEVEL) as out:
@@ -1127,11 +1141,17 @@ class Surgery:
                     written.add(name)
 
 
-def _write_new(out: zipfile.ZipFile, name: str, data: bytes) -> None:
+def _write_new(out: zipfile.ZipFile, name: str, data: bytes | list[bytes]) -> None:
     info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
     info.compress_type = zipfile.ZIP_DEFLATED
     info.external_attr = 0o600 << 16
-    out.writestr(info, data, compresslevel=_COMPRESS_LEVEL)
+    if isinstance(data, bytes):
+        out.writestr(info, data, compresslevel=_COMPRESS_LEVEL)
+        return
+    info._compresslevel = _COMPRESS_LEVEL
+    with out.open(info, "w") as handle:
+        for piece in data:
+            handle.write(piece)
 
 
 def _copy_raw(source, info: zipfile.ZipInfo, out: zipfile.ZipFile) -> None:
@@ -1241,7 +1261,7 @@ def package_problems(path: Path) -> list[str]:
         for part in sorted(n for n in names if n.endswith(".xml") or n.endswith(".rels")):
             try:
                 SafeET.fromstring(archive.read(part))
-            except Exception as exc:  # noqa: BLE001 - any parse failure is the problem reported
+            except Exception as exc:
                 problems.append(f"XML illisible : {part} ({exc})")
         for rels in sorted(n for n in names if n.endswith(".rels")):
             source = posixpath.join(posixpath.dirname(posixpath.dirname(rels)), posixpath.basename(rels)[:-5])
@@ -1349,7 +1369,7 @@ def _workbook_problems(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
         data = _SHEET_DATA.search(xml)
         cells = data.group(1) or b"" if data else b""
         for attrs in re.findall(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>)", cells):
-            values = dict((k, v1 or v2) for k, v1, v2 in _ATTR.findall(attrs))
+            values = {k: v1 or v2 for k, v1, v2 in _ATTR.findall(attrs)}
             if xf_count is not None and b"s" in values and int(values[b"s"]) >= xf_count:
                 problems.append(f"« {name} » : style {values[b's'].decode()} hors de cellXfs ({xf_count})")
                 break
@@ -1372,7 +1392,7 @@ def _workbook_problems(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
                 tid, tname = table.get("id"), (table.get("displayName") or "").casefold()
                 if tid in table_ids:
                     problems.append(f"table id {tid} en double ({target})")
-                if tname in table_names or tname in seen_names and False:
+                if tname in table_names:
                     problems.append(f"table « {table.get('displayName')} » en double")
                 table_ids.add(tid)
                 table_names.add(tname)
