@@ -739,6 +739,10 @@ class _SheetWriter(WorksheetWriter):
                 elif kind == "n" and cell._hyperlink is None and cell._comment is None:
                     if value is None:
                         out.append(f'<c r="{letter}{row}"{s} t="n"/>')
+                    elif value.__class__ is float and -1e300 < value < 1e300:
+                        out.append(f'<c r="{letter}{row}"{s} t="n"><v>{value:.16g}</v></c>')
+                    elif value.__class__ is int and -10**15 < value < 10**15:
+                        out.append(f'<c r="{letter}{row}"{s} t="n"><v>{value}</v></c>')
                     else:
                         out.append(f'<c r="{letter}{row}"{s} t="n"><v>{_number_text(value)}</v></c>')
                 elif kind == "d" and value is not None and getattr(value, "tzinfo", None) is None \

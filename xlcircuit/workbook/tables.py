@@ -336,13 +336,16 @@ def _put_rows(ws: Worksheet, columns: Sequence[Column], rows: Sequence[Sequence[
     have hundreds of thousands of them)."""
     cells = ws._cells
     made: dict[tuple[int, str, bool], object] = {}  # (offset, data type, quoted) -> the first such cell's style
+    width = len(columns)
+    area = (first_col, first_row, first_col + width - 1, first_row + len(rows) - 1)
+    fresh = not _cells_in(ws, area)  # no cell there yet: none to keep the look of
     for r, values in enumerate(rows, start=first_row):
         # Blanks create no cell: a season table is mostly blank (who did not play where).
-        for offset in [i for i, v in enumerate(values[:len(columns)]) if v is not None]:
+        for offset in [i for i, v in enumerate(values[:width]) if v is not None]:
             column, value = columns[offset], values[offset]
             col = first_col + offset
             kind = _FAST_TYPES.get(type(value))
-            if kind is None or (r, col) in cells or (kind == "d" and not column.number_format):
+            if kind is None or (not fresh and (r, col) in cells) or (kind == "d" and not column.number_format):
                 put(ws.cell(r, col), value, column.number_format)
                 continue
             if kind == "s":
