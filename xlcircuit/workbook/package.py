@@ -838,7 +838,10 @@ class Surgery:
         self.counts = _style_counts(the_plan.package)
 
     def save(self, target) -> None:
-        """Write the new package to ``target`` (a path): kept parts as raw compressed bytes, the rest anew."""
+        """Write the new package to ``target`` (a path): kept parts as raw compressed bytes, the rest anew.
+
+        Kept parts go first, then each output sheet as soon as it is serialised (one at a time in memory),
+        then the entries that depend on them (styles, workbook, content types), copied raw when unchanged."""
         package = self.plan.package
         original = {s.name: s for s in package.sheets}
         owned = [ws for ws in self.wb.worksheets if ws.title in self.plan.owned or ws.title not in original]
@@ -849,64 +852,90 @@ class Surgery:
         dropped = (old - kept) | {rels_part(p) for p in owned_parts if rels_part(p) in package.names}
         names = Names(package.names - dropped)
         kept_table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
-        new: dict[str, bytes | list[bytes]] = {}  # part -> bytes (or pieces), in the order written
+        later = {self.counts["part"], package.workbook, rels_part(package.workbook), "_rels/.rels",
+                 "[Content_Types].xml", "docProps/custom.xml"}
+        later |= {r.part for r in package.rels(package.workbook) if r.type.endswith("/calcChain")}
         types: dict[str, str] = {}  # new part -> content type
         added_sheets: list[tuple[str, str]] = []  # (name, part) of sheets the fill created
-        for ws in owned:
-            if ws.title in original:
-                part = original[ws.title].part
-            else:
-                part = f"xl/worksheets/sheet{names.free('xl/worksheets/sheet{}.xml')}.xml"
-                added_sheets.append((ws.title, part))
-                types[part] = _TYPES["worksheet"]
-            writer = _SheetWriter(ws, io.BytesIO())
-            xml = writer.serialised()
-            rels = writer._rels
-            for table in ws.tables.values():
-                table.id = names.free("xl/tables/table{}.xml", kept_table_ids)
-                kept_table_ids.add(table.id)
-                rels.get(table._rel_id).Target = table.path
-                new[table.path[1:]] = tostring(table.to_tree())
-                types[table.path[1:]] = _TYPES["table"]
-            if ws._charts or ws._images:
-                drawing = SpreadsheetDrawing()
-                drawing.charts, drawing.images = ws._charts, ws._images
-                drawing._id = names.free("xl/drawings/drawing{}.xml")
-                for chart in drawing.charts:
-                    chart._id = names.free("xl/charts/chart{}.xml")
-                for image in drawing.images:
-                    image._id = names.free("xl/media/image{}." + image.format)
-                for rel in rels:
-                    if rel.Type.endswith("/drawing"):
-                        rel.Target = drawing.path
-                new[drawing.path[1:]] = tostring(drawing._write())
-                new[rels_part(drawing.path[1:])] = tostring(drawing._write_rels())
-                types[drawing.path[1:]] = _TYPES["drawing"]
-                for chart in drawing.charts:
-                    new[chart.path[1:]] = tostring(chart._write())
-                    types[chart.path[1:]] = _TYPES["chart"]
-                for image in drawing.images:
-                    new[image.path[1:]] = image._data()
-            new[part] = xml
-            if len(rels):
-                new[rels_part(part)] = tostring(rels.to_tree())
-        changed: dict[str, bytes] = {}
-        styles = self._styles()
-        if styles is not None:
-            changed[styles[0]] = styles[1]
-        calc_chain = self._calc_chain([original[ws.title].sheet_id for ws in owned if ws.title in original])
-        if calc_chain is not None:
-            if calc_chain[1] is None:
-                dropped.add(calc_chain[0])
-            else:
-                changed[calc_chain[0]] = calc_chain[1]
-        book_rels, book_xml = self._workbook(owned, added_sheets, calc_chain is not None and calc_chain[1] is None)
-        changed.update(book_rels)
-        changed[package.workbook] = book_xml
-        custom = self._custom(types)
-        changed.update(custom)
-        changed["[Content_Types].xml"] = self._content_types(types, dropped, new)
-        self._write_zip(Path(target), new, changed, dropped)
+        written: list[str] = []
+        with open(package.path, "rb") as source, zipfile.ZipFile(Path(target), "w", zipfile.ZIP_DEFLATED,
+                                                                 compresslevel=_COMPRESS_LEVEL) as out:
+
+            def emit(name: str, data: bytes | list[bytes]) -> None:
+                _write_new(out, name, data)
+                written.append(name)
+
+            for info in package.infos:
+                if info.filename not in dropped and info.filename not in owned_parts and info.filename not in later:
+                    _copy_raw(source, info, out)
+            for ws in owned:
+                if ws.title in original:
+                    part = original[ws.title].part
+                else:
+                    part = f"xl/worksheets/sheet{names.free('xl/worksheets/sheet{}.xml')}.xml"
+                    added_sheets.append((ws.title, part))
+                    types[part] = _TYPES["worksheet"]
+                self._write_sheet(ws, part, names, kept_table_ids, types, emit)
+            changed: dict[str, bytes] = {}
+            styles = self._styles()
+            if styles is not None:
+                changed[styles[0]] = styles[1]
+            calc_chain = self._calc_chain([original[ws.title].sheet_id for ws in owned if ws.title in original])
+            if calc_chain is not None:
+                if calc_chain[1] is None:
+                    dropped.add(calc_chain[0])
+                else:
+                    changed[calc_chain[0]] = calc_chain[1]
+            drop_chain = calc_chain is not None and calc_chain[1] is None
+            book_rels, book_xml = self._workbook(owned, added_sheets, drop_chain)
+            changed.update(book_rels)
+            changed[package.workbook] = book_xml
+            changed.update(self._custom(types))
+            changed["[Content_Types].xml"] = self._content_types(types, dropped, written)
+            for info in package.infos:
+                name = info.filename
+                if name in later and name not in dropped:
+                    if name in changed:
+                        _write_new(out, name, changed.pop(name))
+                    else:
+                        _copy_raw(source, info, out)
+            for name, data in changed.items():
+                _write_new(out, name, data)
+
+    def _write_sheet(self, ws: Worksheet, part: str, names: Names, table_ids: set[int], types: dict[str, str],
+                     emit) -> None:
+        """An output sheet with its tables, drawing, charts and images, each part given a free name."""
+        writer = _SheetWriter(ws, io.BytesIO())
+        xml = writer.serialised()
+        rels = writer._rels
+        for table in ws.tables.values():
+            table.id = names.free("xl/tables/table{}.xml", table_ids)
+            table_ids.add(table.id)
+            rels.get(table._rel_id).Target = table.path
+            emit(table.path[1:], tostring(table.to_tree()))
+            types[table.path[1:]] = _TYPES["table"]
+        if ws._charts or ws._images:
+            drawing = SpreadsheetDrawing()
+            drawing.charts, drawing.images = ws._charts, ws._images
+            drawing._id = names.free("xl/drawings/drawing{}.xml")
+            for chart in drawing.charts:
+                chart._id = names.free("xl/charts/chart{}.xml")
+            for image in drawing.images:
+                image._id = names.free("xl/media/image{}." + image.format)
+            for rel in rels:
+                if rel.Type.endswith("/drawing"):
+                    rel.Target = drawing.path
+            emit(drawing.path[1:], tostring(drawing._write()))
+            emit(rels_part(drawing.path[1:]), tostring(drawing._write_rels()))
+            types[drawing.path[1:]] = _TYPES["drawing"]
+            for chart in drawing.charts:
+                emit(chart.path[1:], tostring(chart._write()))
+                types[chart.path[1:]] = _TYPES["chart"]
+            for image in drawing.images:
+                emit(image.path[1:], image._data())
+        emit(part, xml)
+        if len(rels):
+            emit(rels_part(part), tostring(rels.to_tree()))
 
     # -- the entries that must change --
 
@@ -1095,7 +1124,7 @@ class Surgery:
             return {part: xml, "_rels/.rels": rels[:end] + rel + rels[end:]}
         return {part: xml}
 
-    def _content_types(self, types: dict[str, str], dropped: set[str], new: dict[str, bytes]) -> bytes:
+    def _content_types(self, types: dict[str, str], dropped: set[str], new: list[str]) -> bytes:
         package = self.plan.package
         xml = package.read("[Content_Types].xml")
         gone = {"/" + p for p in dropped}
@@ -1123,26 +1152,6 @@ class Surgery:
             end = xml.rindex(b"</")
             xml = xml[:end] + "".join(rest).encode() + xml[end:]
         return xml
-
-    def _write_zip(self, target: Path, new: dict[str, bytes | list[bytes]], changed: dict[str, bytes],
-                   dropped: set[str]) -> None:
-        package = self.plan.package
-        with open(package.path, "rb") as source, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED,
-                                                                 compresslevel=_COMPRESS_LEVEL) as out:
-            written = set()
-            for info in package.infos:
-                name = info.filename
-                if name in dropped or name in written:
-                    continue
-                if name in new or name in changed:
-                    _write_new(out, name, new.pop(name) if name in new else changed.pop(name))
-                else:
-                    _copy_raw(source, info, out)
-                written.add(name)
-            for name, data in list(changed.items()) + list(new.items()):
-                if name not in written:
-                    _write_new(out, name, data)
-                    written.add(name)
 
 
 def _write_new(out: zipfile.ZipFile, name: str, data: bytes | list[bytes]) -> None:
