@@ -39,6 +39,10 @@ FEDERATIONS: dict[str, ModuleType] = {
 def federation_of(book: Book, override: str | None = None) -> ModuleType:
     """The workbook module of the federation ``book`` belongs to (or the one asked for)."""
     code = override or book.federation
+    if override and book.federation in FEDERATIONS and override != book.federation:
+        mine, asked = FEDERATIONS[book.federation], FEDERATIONS.get(override)
+        raise WorkbookError(f"{book.path.name} est un classeur « {mine.TITLE} » ({mine.FEDERATION}), pas "
+                            f"« {asked.TITLE if asked else override} » ({override}) : relancez sans --federation.")
     if code is None:
         raise WorkbookError(
             f"{book.path.name} ne dit pas à quelle fédération il appartient (il n'a pas été créé par "
