@@ -21,6 +21,7 @@ from .sheets import (
     decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
     start_workbook, title, top_lines, write_published,
 )
+from .sheets import fill_step
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
     forget_own_formats, read_table, type_rows,
@@ -162,7 +163,7 @@ GUIDE = [
     "   Un joueur sur deux tables simultanées a ses deux lignes dans la même ronde.",
     "4. Feuille « Votes » : les bulletins de chaque partie (catégorie, premier, second, 3+1 ou 2+2) ;",
     "   feuille « Préférés » : le joueur préféré de chacun, voté à la dernière ronde.",
-    "5. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(5),
     "",
     "Les tables Scores, Qualification, Table finale, Classement, Équipes, Trophées et Meilleurs pays",
     "sont réécrites à chaque remplissage : n'y tapez rien. Vos autres feuilles sont conservées.",

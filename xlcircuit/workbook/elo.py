@@ -21,6 +21,7 @@ from .sheets import (
     CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
     start_workbook, title, top_lines, write_published,
 )
+from .sheets import fill_step
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, forget_own_formats, read_table,
     type_rows,
@@ -86,7 +87,7 @@ GUIDE = [
     "   le même pour tous ses joueurs), le joueur et son total. De 2 à 8 joueurs par partie ; ex aequo :",
     "   le même total. Les parties sont comptées dans l'ordre des dates, puis dans l'ordre tapé.",
     "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
-    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(4),
     "",
     "Tout le monde commence à 1000. Chaque partie est l'ensemble de ses duels ; la variation d'un joueur est",
     "K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ; K vaut 48 pour les parties 1 à 5,",

@@ -29,6 +29,7 @@ from .sheets import (
     CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, quiet, read_parameters,
     spelling_warnings, start_workbook, title, write_published,
 )
+from .sheets import fill_step
 from .tables import (
     TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
     as_yes_no, find_table, forget_own_formats, read_table, remove_table, shown, style_table, table_bounds,
@@ -138,7 +139,7 @@ GUIDE = [
     "3. Feuille « Matchs » : une ligne par joueur et par match : division, groupe, numéro du match, joueur,",
     "   points particuliers (au dernier décompte si le match n'est pas fini), « oui » dans Retard pour qui",
     "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…",
-    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(4),
     "",
     "La feuille Classements (un tableau par groupe, avec tous les critères de départage) et les tables",
     "Classement général (tous les groupes, à filtrer), Points, Mouvements et Saison suivante sont",
