@@ -29,12 +29,38 @@ def test_every_command_is_documented_in_the_readme():
         assert re.search(rf"xlcircuit {name}\b", readme), f"'xlcircuit {name}' is not in README.md"
 
 
-def test_the_readme_starts_with_the_two_setup_commands():
-    lines = [line.strip() for line in README.read_text(encoding="utf-8").splitlines() if line.strip()]
-    code = [line for line in lines[:12] if line.startswith("pip install")]
-    assert code[:2] == ["pip install -e . && xlcircuit demo", "pip install -e '.[test]' && pytest"]
+TEST_COMMAND = 'pip install -e ".[test]" && pytest'
+
+
+def test_the_readme_starts_with_the_install_then_the_two_commands():
+    readme = README.read_text(encoding="utf-8")
+    headings = [line for line in readme.splitlines() if line.startswith("#")]
+    assert headings[1] == "## Installer xlcircuit, pas à pas"
+    install = readme[:readme.index("### 5. Les deux commandes")]
+    for needed in ("**Windows**", "**Mac**", "**Linux**", "python.org", "python3 -m venv .venv", "py -m venv .venv",
+                   "pipx install", "Download ZIP", ".whl", "externally-managed-environment"):
+        assert needed in install, needed
+    block = readme.split("### 5. Les deux commandes", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    assert block.splitlines() == ["xlcircuit demo", TEST_COMMAND]
     ci = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
-    assert "pip install -e '.[test]' && pytest" in ci
+    assert ci.rstrip().splitlines()[-1] == TEST_COMMAND  # CI runs the README's test command, exactly
+
+
+def test_the_readme_and_the_guides_link_the_french_rules():
+    root = README.parent
+    readme = README.read_text(encoding="utf-8")
+    for code in FEDERATIONS:
+        rules = root / "docs" / "regles" / f"{code}.md"
+        assert rules.exists() and f"(docs/regles/{code}.md)" in readme
+        assert "(decisions.md#" in rules.read_text(encoding="utf-8")
+        guide = root / "docs" / f"{code}.md"
+        if guide.exists():
+            assert f"(regles/{code}.md)" in guide.read_text(encoding="utf-8"), guide
+    assert "(docs/regles/decisions.md)" in readme
+    decisions = (root / "docs" / "regles" / "decisions.md").read_text(encoding="utf-8")
+    english = readme.split("## Rules decisions", 1)[1].split("\n## ", 1)[0]
+    # one French section per English one
+    assert decisions.count("\n## ") == english.count("\n### ") == len(FEDERATIONS)
 
 
 def test_demo_writes_and_fills_the_example(tmp_path, capsys):
