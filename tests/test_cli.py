@@ -8,10 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 import openpyxl
-
 from conftest import leader, table_dicts, write_season
+
 from xlcircuit.cli import build_parser, main
 from xlcircuit.workbook import FEDERATIONS
 

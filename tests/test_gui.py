@@ -13,8 +13,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import leader, table_dicts, write_season
+
 from xlcircuit import gui
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +124,7 @@ def test_an_organiser_chooses_fills_and_opens_the_workbook(display, demo_path, t
         assert window.poll() is None, window.communicate()
     finally:
         window.terminate()
-        out, err = window.communicate(timeout=10)
+        _, err = window.communicate(timeout=10)
     assert "Traceback" not in err, err
 
 

@@ -15,7 +15,6 @@ import argparse
 import contextlib
 import difflib
 import os
-import re
 import sys
 import tempfile
 import threading
@@ -28,6 +27,7 @@ from .excel import reference
 from .federations import federation as find_federation
 from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share, starter
 from .workbook.tables import Problems, read_table
+
 
 class Progress:
     """A one-line progress bar on stderr for long fills: only on a terminal, only after ``delay`` seconds.

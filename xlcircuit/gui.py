@@ -24,7 +24,8 @@ from pathlib import Path
 from .errors import WorkbookProblems, XlcircuitError
 
 TITLE = "xlcircuit"
-#: The steps of a fill (the workbook layer's progress names) or of a share, and the share of the work done when each starts.
+#: The steps of a fill (the workbook layer's progress names) or of a share, and how much of the work is
+#: done when each starts.
 STEPS = {"lecture": 0.05, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6, "clubs": 0.1, "CSV": 0.5, "PDF": 0.6}
 
 
@@ -129,7 +130,7 @@ def share(path: Path, federation: str | None = None, clubs: bool = True, pdf: bo
 def open_with_system(target: Path) -> None:
     """Open a file or folder with the program the system gives it (Excel, LibreOffice, the file manager)."""
     if sys.platform.startswith("win"):
-        os.startfile(str(target))  # noqa: S606 (Windows only)
+        os.startfile(str(target))  # Windows only
     elif sys.platform == "darwin":
         subprocess.Popen(["open", str(target)])
     else:
@@ -254,7 +255,7 @@ class Window:
         path, federation = Path(text), self.federations.get(self.federation.get(), "")
         run = {"check": check, "fill": fill}.get(action)
         if action == "share":
-            options = dict(clubs=self.share_clubs.get(), pdf=self.share_pdf.get(), csv=self.share_csv.get())
+            options = {"clubs": self.share_clubs.get(), "pdf": self.share_pdf.get(), "csv": self.share_csv.get()}
 
             def run(path, federation, progress):
                 return share(path, federation, progress=progress, **options)
