@@ -19,13 +19,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO, Any, ClassVar, NoReturn
 
 from . import __version__
 from .errors import WorkbookProblems, XlcircuitError
-from .excel import reference
+from .excel import lite, reference
 from .federations import federation as find_federation
-from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share, starter
+from .workbook import FEDERATIONS, Book, FederationWorkbook, federation_of, save_atomic, share, starter
 from .workbook.tables import Problems, read_table
 
 
@@ -36,10 +38,10 @@ class Progress:
     elapsed seconds keep counting, since loading and saving give no progress of their own.
     """
 
-    SHARES = {"lecture": 0.0, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6}
+    SHARES: ClassVar[dict[str, float]] = {"lecture": 0.0, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6}
     WIDTH = 30
 
-    def __init__(self, stream=sys.stderr, delay: float = 2.0):
+    def __init__(self, stream: IO[str] = sys.stderr, delay: float = 2.0):
         self.stream, self.delay = stream, delay
         self.enabled = stream.isatty()
         self.start = time.monotonic()
@@ -81,7 +83,7 @@ def _hint(text: str | None) -> None:
         _say(text)
 
 
-def _report(module, summary, title: str) -> None:
+def _report(module: FederationWorkbook, summary: Any, title: str) -> None:
     first, *rest = module.report(summary)
     _say(f"{title} : {first}")
     for line in rest:
@@ -128,7 +130,7 @@ def unkept_warnings(book: Book, target: Path | None) -> list[str]:
 _unkept = unkept_warnings  # its former name
 
 
-def empty_hint(book: Book, module) -> str | None:
+def empty_hint(book: Book, module: FederationWorkbook) -> str | None:
     """What to do when the input tables have no row yet (a fill then publishes empty tables)."""
     empty = [spec for spec in module.INPUTS if spec.required and not read_table(book, spec, Problems())]
     if not empty:
@@ -136,8 +138,9 @@ def empty_hint(book: Book, module) -> str | None:
     names = [f"« {spec.sheet} »" for spec in empty]
     which = (f"les tables {', '.join(names[:-1])} et {names[-1]} sont vides" if len(names) > 1
              else f"la table {names[0]} est vide")
+    front: str = book.wb.worksheets[0].title
     return (f"Rien à classer : {which}. Ouvrez {book.path.name} dans Excel ou LibreOffice, tapez-y vos "
-            "lignes (la feuille « " + book.wb.worksheets[0].title + " » l'explique), enregistrez, puis relancez.")
+            f"lignes (la feuille « {front} » l'explique), enregistrez, puis relancez.")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -185,7 +188,7 @@ def cmd_share(args: argparse.Namespace) -> int:
     return 0
 
 
-def _typed_sheets(path: Path, output_sheets: set[str]) -> tuple[list[str], list[tuple]]:
+def _typed_sheets(path: Path, output_sheets: set[str]) -> tuple[list[str], list[tuple[Any, ...]]]:
     """What an organiser may have changed in a workbook: its sheet names and every value of the sheets
     a fill does not rewrite."""
     wb = Book(path).wb
@@ -232,7 +235,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_schedule(args: argparse.Namespace) -> int:
     book = Book(args.file)
     module = federation_of(book, args.federation)
-    if not hasattr(module, "schedule"):
+    if module.schedule is None:
         raise XlcircuitError(f"{book.path.name} est un classeur « {module.TITLE} » : il n'a pas de calendrier "
                              "à tirer (seul le championnat TORRES en a un).")
     lines = module.schedule(book, args.seed)
@@ -273,20 +276,31 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_lite(args: argparse.Namespace) -> int:
+    requirements_txt, main_py = lite.requirements(args.published), lite.main(args.published)
     if args.dir is None:
-        print("Onglet requirements.txt de xlwings Lite, ajoutez la ligne :")
-        print(reference.lite_requirement())
-        print()
+        print("Onglet requirements.txt de xlwings Lite, tout son contenu :")
+        print(requirements_txt)
         print("Onglet main.py de xlwings Lite, remplacez tout son contenu par :")
-        print(reference.lite_main(), end="")
+        print(main_py, end="")
         return 0
     folder = Path(args.dir)
     requirements, main = folder / "requirements.txt", folder / "main.py"
     _refuse_existing([requirements, main], args.force)
     _make_folder(folder)
-    requirements.write_text(reference.lite_requirement() + "\n", encoding="utf-8")
-    main.write_text(reference.lite_main(), encoding="utf-8")
+    requirements.write_text(requirements_txt, encoding="utf-8")
+    main.write_text(main_py, encoding="utf-8")
     print(f"Écrits : {requirements} et {main}. Copiez-les dans les onglets du même nom de xlwings Lite.")
+    return 0
+
+
+def cmd_formulas(args: argparse.Namespace) -> int:
+    from .workbook import formulas  # the native-formulas workbook
+
+    target = Path(args.file)
+    _refuse_existing([target], args.force)
+    save_atomic(formulas.formulas_workbook(), target)
+    print(f"Classeur écrit : {target}. Ses formules sont celles d'Excel et de LibreOffice, sans Python ni "
+          "complément : remplacez les exemples par vos données.")
     return 0
 
 
@@ -339,15 +353,16 @@ def _french_plural(singular: str, plural: str, n: int) -> str:
 
 
 @contextlib.contextmanager
-def _in_french():
+def _in_french() -> Iterator[None]:
     """argparse's messages in French while the parser builds, formats or parses (argparse looks its
     translation function up at each call, as a module global)."""
-    saved = argparse._, argparse.ngettext
-    argparse._, argparse.ngettext = _french, _french_plural
+    module = vars(argparse)
+    saved = module["_"], module["ngettext"]
+    module["_"], module["ngettext"] = _french, _french_plural
     try:
         yield
     finally:
-        argparse._, argparse.ngettext = saved
+        module["_"], module["ngettext"] = saved
 
 
 class UsageError(XlcircuitError):
@@ -355,10 +370,10 @@ class UsageError(XlcircuitError):
 
 
 class FrenchHelpFormatter(argparse.HelpFormatter):
-    def add_usage(self, usage, actions, groups, prefix=None):
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, "utilisation : " if prefix is None else prefix)
 
-    def start_section(self, heading):
+    def start_section(self, heading: str | None) -> None:
         # argparse adds a colon to each heading; French puts a space before it
         super().start_section(f"{heading} " if heading else heading)
 
@@ -366,28 +381,28 @@ class FrenchHelpFormatter(argparse.HelpFormatter):
 class FrenchParser(argparse.ArgumentParser):
     """An argument parser that speaks French: its help, its errors, and « vouliez-vous dire … ? »."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", FrenchHelpFormatter)
         with _in_french():
             super().__init__(*args, **kwargs)
 
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         with _in_french():
             return super().parse_args(args, namespace)
 
-    def parse_known_args(self, args=None, namespace=None):
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         with _in_french():
             return super().parse_known_args(args, namespace)
 
-    def format_help(self):
+    def format_help(self) -> str:
         with _in_french():
             return super().format_help()
 
-    def format_usage(self):
+    def format_usage(self) -> str:
         with _in_french():
             return super().format_usage()
 
-    def _check_value(self, action, value):
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
         if action.choices is None or value in action.choices:
             return
         choices = [str(choice) for choice in action.choices]
@@ -395,7 +410,7 @@ class FrenchParser(argparse.ArgumentParser):
         guess = f" ; vouliez-vous dire {close[0]} ?" if close else ""
         raise argparse.ArgumentError(action, f"« {value} » n'existe pas{guess} (possibles : {', '.join(choices)})")
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog} : erreur : {message}\nAide : {self.prog} --help\n")
 
@@ -416,9 +431,15 @@ def seed_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"un nombre entier est attendu ; trouvé « {text} »") from None
 
 
-def command(commands, name: str, run, help: str, description: str | None = None) -> argparse.ArgumentParser:
+#: What ``add_subparsers`` returns: subcommands are added to it.
+Subcommands = Any
+
+
+def command(commands: Subcommands, name: str, run: Callable[[argparse.Namespace], int] | None, help: str,
+            description: str | None = None) -> argparse.ArgumentParser:
     """Add the subcommand ``name`` running ``run(args) -> exit status``; returns its parser for its arguments."""
-    parser = commands.add_parser(name, help=help, description=description or help[:1].upper() + help[1:] + ".")
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=help, description=description or help[:1].upper() + help[1:] + ".")
     parser.set_defaults(run=run, parser=parser)
     return parser
 
@@ -438,7 +459,7 @@ def output_option(parser: argparse.ArgumentParser) -> None:
                         help="écrire le classeur dans ce fichier au lieu de remplacer FICHIER")
 
 
-def add_new(commands) -> None:
+def add_new(commands: Subcommands) -> None:
     new = command(commands, "new", cmd_new, "crée un classeur de saison neuf, à partir du modèle d'une fédération")
     new.add_argument("federation", metavar="FÉDÉRATION", type=federation_code, choices=list(FEDERATIONS),
                      help=f"le code de la fédération : {', '.join(FEDERATIONS)} (majuscules ou minuscules)")
@@ -446,20 +467,20 @@ def add_new(commands) -> None:
     new.add_argument("--force", action="store_true", help="écraser le fichier s'il existe")
 
 
-def add_fill(commands) -> None:
+def add_fill(commands: Subcommands) -> None:
     fill = command(commands, "fill", cmd_fill, "calcule et écrit les points et classements d'un classeur")
     workbook_argument(fill, "le classeur (.xlsx) à remplir")
     output_option(fill)
     federation_option(fill)
 
 
-def add_check(commands) -> None:
+def add_check(commands: Subcommands) -> None:
     check = command(commands, "check", cmd_check, "vérifie un classeur et signale tous ses problèmes ; n'écrit rien")
     workbook_argument(check, "le classeur (.xlsx) à vérifier")
     federation_option(check)
 
 
-def add_share(commands) -> None:
+def add_share(commands: Subcommands) -> None:
     share_cmd = command(commands, "share", cmd_share,
                         "partage les résultats : un classeur par club, le classement en PDF, les tables en CSV")
     workbook_argument(share_cmd)
@@ -470,7 +491,7 @@ def add_share(commands) -> None:
     federation_option(share_cmd)
 
 
-def add_schedule(commands) -> None:
+def add_schedule(commands: Subcommands) -> None:
     schedule = command(commands, "schedule", cmd_schedule, "tire le calendrier des matchs de chaque groupe (TORRES)")
     workbook_argument(schedule)
     schedule.add_argument("--seed", metavar="GRAINE", type=seed_number, default=None,
@@ -480,15 +501,15 @@ def add_schedule(commands) -> None:
     federation_option(schedule)
 
 
-def add_demo(commands) -> None:
+def add_demo(commands: Subcommands) -> None:
     demo = command(commands, "demo", cmd_demo, "écrit et remplit l'exemple fourni de chaque fédération")
     demo.add_argument("dir", metavar="DOSSIER", nargs="?", default="demo",
                       help="le dossier où les écrire (par défaut : ./demo)")
     demo.add_argument("--force", action="store_true", help="écraser un exemple que vous avez modifié")
 
 
-def add_excel(commands) -> None:
-    """``xlcircuit excel init|lite|docs``."""
+def add_excel(commands: Subcommands) -> None:
+    """``xlcircuit excel init|lite|formulas|docs``."""
     excel = command(commands, "excel", None, "prépare les fonctions Excel : classeur de démarrage, xlwings Lite, "
                                              "référence")
     subcommands = excel.add_subparsers(dest="excel_command", required=True, metavar="SOUS-COMMANDE",
@@ -500,10 +521,20 @@ def add_excel(commands) -> None:
                       help="le dossier où l'écrire (par défaut : le dossier courant)")
     init.add_argument("--force", action="store_true", help="écraser le classeur s'il existe")
 
-    lite = command(subcommands, "lite", cmd_lite, "affiche la ligne de requirements.txt et le main.py de xlwings Lite")
-    lite.add_argument("--dir", metavar="DOSSIER", help="écrire requirements.txt et main.py dans ce dossier au lieu "
-                                                       "de les afficher")
-    lite.add_argument("--force", action="store_true", help="avec --dir : écraser les fichiers s'ils existent")
+    lite_cmd = command(subcommands, "lite", cmd_lite,
+                       "affiche le requirements.txt et le main.py autonome de xlwings Lite")
+    lite_cmd.add_argument("--dir", metavar="DOSSIER", help="écrire requirements.txt et main.py dans ce dossier au "
+                                                           "lieu de les afficher")
+    lite_cmd.add_argument("--force", action="store_true", help="avec --dir : écraser les fichiers s'ils existent")
+    lite_cmd.add_argument("--published", action="store_true",
+                          help="la forme courte, une fois xlcircuit publié : main.py l'importe, requirements.txt "
+                               "le nomme")
+
+    formulas_cmd = command(subcommands, "formulas", cmd_formulas,
+                           "écrit un classeur qui calcule les points avec les seules formules du tableur")
+    formulas_cmd.add_argument("file", metavar="FICHIER", nargs="?", default="xlcircuit-formules.xlsx",
+                              help="le classeur .xlsx à écrire (par défaut : xlcircuit-formules.xlsx)")
+    formulas_cmd.add_argument("--force", action="store_true", help="écraser le fichier s'il existe")
 
     docs = command(subcommands, "docs", cmd_docs, "affiche la référence des fonctions (Markdown, en français)")
     docs.add_argument("-o", "--output", metavar="FICHIER",
@@ -513,7 +544,9 @@ def add_excel(commands) -> None:
 _add_excel_commands = add_excel  # its former name
 
 #: The subcommands, in the order ``--help`` lists them: each adds itself to the subparsers.
-COMMANDS = [add_new, add_check, add_fill, add_share, add_schedule, add_demo, add_excel]
+COMMANDS: list[Callable[[Subcommands], None]] = [
+    add_new, add_check, add_fill, add_share, add_schedule, add_demo, add_excel,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -534,9 +567,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except UsageError as exc:
-        args.parser.error(str(exc))  # exits with status 2
+        parser: argparse.ArgumentParser = args.parser
+        parser.error(str(exc))  # exits with status 2
     except WorkbookProblems as exc:
         print(str(exc), file=sys.stderr)
         print("Rien n'a été écrit : corrigez ces points, puis relancez.", file=sys.stderr)

@@ -18,10 +18,20 @@ import subprocess
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .errors import WorkbookProblems, XlcircuitError
+from .errors import Problem, WorkbookProblems, XlcircuitError
+
+if TYPE_CHECKING:
+    import tkinter
+
+    from .workbook import Book, FederationWorkbook
+
+#: Told the name of each step as the work reaches it.
+Progress = Callable[[str], None]
 
 TITLE = "xlcircuit"
 #: The steps of a fill (the workbook layer's progress names) or of a share, and how much of the work is
@@ -35,7 +45,7 @@ class Outcome:
 
     lines: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    problems: list = field(default_factory=list)  # xlcircuit.errors.Problem
+    problems: list[Problem] = field(default_factory=list)
     error: str | None = None
     result: Path | None = None
 
@@ -43,18 +53,22 @@ class Outcome:
 # --- the actions, without the window (each reports its steps through ``progress``) ----------------------
 
 
-def _module(book, federation: str | None):
+def _nothing(step: str) -> None:
+    """The progress of work nobody watches."""
+
+
+def _module(book: Book, federation: str | None) -> FederationWorkbook:
     from .workbook import federation_of
 
     return federation_of(book, federation or None)
 
 
-def _summary_lines(module, summary, title: str) -> list[str]:
+def _summary_lines(module: FederationWorkbook, summary: Any, title: str) -> list[str]:
     first, *rest = module.report(summary)
     return [f"{title} : {first}", *rest]
 
 
-def check(path: Path, federation: str | None = None, progress=lambda step: None) -> Outcome:
+def check(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
     """« Vérifier »: what ``xlcircuit check`` says."""
     from .cli import empty_hint, unkept_warnings
     from .workbook import Book
@@ -69,7 +83,7 @@ def check(path: Path, federation: str | None = None, progress=lambda step: None)
                    unkept_warnings(book, None) + summary.warnings, result=book.path)
 
 
-def fill(path: Path, federation: str | None = None, progress=lambda step: None) -> Outcome:
+def fill(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
     """« Remplir »: what ``xlcircuit fill`` does, in place."""
     from .cli import empty_hint, unkept_warnings
     from .workbook import Book
@@ -91,7 +105,7 @@ def share_folder(path: Path) -> Path:
 
 
 def share(path: Path, federation: str | None = None, clubs: bool = True, pdf: bool = True, csv: bool = True,
-          progress=lambda step: None) -> Outcome:
+          progress: Progress = _nothing) -> Outcome:
     """« Partager »: what ``xlcircuit share`` writes, into :func:`share_folder`; each kind on its own, so that
     one failing (no club known, no LibreOffice) does not keep the others back."""
     from .workbook import Book
@@ -101,27 +115,33 @@ def share(path: Path, federation: str | None = None, clubs: bool = True, pdf: bo
         return Outcome(error="Cochez ce qu'il faut partager : classeurs de club, PDF ou CSV.")
     progress("lecture")
     book = Book(path)
-    module = _module(book, federation)
+    module: Any = _module(book, federation)  # the share functions take the module itself
     folder = share_folder(book.path)
     outcome = Outcome(result=folder)
     failures = []
-    for wanted, kind, run in ((clubs, "clubs", sharing.share_clubs), (csv, "CSV", sharing.share_csv),
-                              (pdf, "PDF", sharing.share_pdf)):
-        if not wanted:
-            continue
+
+    def attempt(kind: str, run: Callable[[], None]) -> None:
         progress(kind)
         try:
-            written = run(book, module, folder)
+            run()
         except XlcircuitError as exc:
             failures.append(f"{kind} : {exc}")
-            continue
-        if kind == "clubs":
-            outcome.lines.append(f"{len(written)} classeurs de club écrits dans « {folder.name} » :")
-            outcome.lines += [f"  {club} : {file.name}" for club, file in written.items()]
-        elif kind == "CSV":
-            outcome.lines += [f"CSV écrit : {file.name}" for file in written]
-        else:
-            outcome.lines.append(f"PDF écrit : {written.name}")
+
+    def clubs_files() -> None:
+        written = sharing.share_clubs(book, module, folder)
+        outcome.lines.append(f"{len(written)} classeurs de club écrits dans « {folder.name} » :")
+        outcome.lines.extend(f"  {club} : {file.name}" for club, file in written.items())
+
+    def csv_files() -> None:
+        outcome.lines.extend(f"CSV écrit : {file.name}"
+                             for file in sharing.share_csv(book, module, folder))
+
+    def pdf_file() -> None:
+        outcome.lines.append(f"PDF écrit : {sharing.share_pdf(book, module, folder).name}")
+
+    for wanted, kind, run in ((clubs, "clubs", clubs_files), (csv, "CSV", csv_files), (pdf, "PDF", pdf_file)):
+        if wanted:
+            attempt(kind, run)
     if failures:
         outcome.error = "\n".join(failures)
     return outcome
@@ -143,14 +163,14 @@ def open_with_system(target: Path) -> None:
 class Window:
     """The main window: a workbook, three actions, a progress bar, messages and problems."""
 
-    def __init__(self, root, path: str | None = None):
+    def __init__(self, root: tkinter.Tk, path: str | None = None):
         import tkinter as tk
         from tkinter import ttk
 
         from .workbook import FEDERATIONS, libreoffice
 
         self.root, self.tk = root, tk
-        self.events: queue.Queue = queue.Queue()
+        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.busy = False
         self.result: Path | None = None
         root.title(TITLE)
@@ -224,12 +244,21 @@ class Window:
         frame.rowconfigure(6, weight=1)
         frame.rowconfigure(7, weight=2)
 
-        for letter, action in (("c", self.ask_path), ("v", lambda: self.start("check")),
-                               ("r", lambda: self.start("fill")), ("p", lambda: self.start("share")),
-                               ("o", self.open_result)):
+        shortcuts: dict[str, Callable[[], None]] = {
+            "c": self.ask_path, "v": lambda: self.start("check"), "r": lambda: self.start("fill"),
+            "p": lambda: self.start("share"), "o": self.open_result,
+        }
+        for letter, action in shortcuts.items():
             for key in (letter, letter.upper()):
-                root.bind_all(f"<Alt-{key}>", lambda event, run=action: run())
+                root.bind_all(f"<Alt-{key}>", self._shortcut(action))
         root.after(100, self.poll)
+
+    @staticmethod
+    def _shortcut(action: Callable[[], None]) -> Callable[[Any], None]:
+        def run(event: Any) -> None:
+            action()
+
+        return run
 
     # --- what the organiser does --------------------------------------------------------------------------
 
@@ -253,11 +282,11 @@ class Window:
             self.show(Outcome(error="Choisissez d'abord un classeur (bouton « Choisir… »)."))
             return
         path, federation = Path(text), self.federations.get(self.federation.get(), "")
-        run = {"check": check, "fill": fill}.get(action)
+        run: Callable[[Path, str, Progress], Outcome] = check if action == "check" else fill
         if action == "share":
             options = {"clubs": self.share_clubs.get(), "pdf": self.share_pdf.get(), "csv": self.share_csv.get()}
 
-            def run(path, federation, progress):
+            def run(path: Path, federation: str, progress: Progress) -> Outcome:
                 return share(path, federation, progress=progress, **options)
 
         self.busy = True
@@ -268,7 +297,7 @@ class Window:
         self.status.set({"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…"}[action])
         threading.Thread(target=self.work, args=(run, path, federation), daemon=True).start()
 
-    def work(self, run, path: Path, federation: str) -> None:
+    def work(self, run: Callable[[Path, str, Progress], Outcome], path: Path, federation: str) -> None:
         """In the worker thread: run the action, hand its steps and its outcome to the window."""
         try:
             outcome = run(path, federation, lambda step: self.events.put(("step", step)))

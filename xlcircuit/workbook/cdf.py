@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
@@ -17,14 +16,15 @@ from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import fold
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
-    start_workbook, title, top_lines, write_published,
+    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, spelling_warnings,
+    start_workbook, title, top_lines,
 )
 from .sheets import fill_step
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
-    forget_own_formats, read_table, type_rows,
+    read_table, type_rows,
 )
 
 INFO = federation("cdf")  # code, French title, template and example file
@@ -253,16 +253,11 @@ def _required_name(problems: Problems, record: Record, header: str, what: str) -
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
-    name, top_board, short = "", True, False
-    for record in read_table(book, PARAMETRES, problems):
-        key = fold(str(record.values["Paramètre"] or ""))
-        value = record.values["Valeur"]
-        if key == "championnat":
-            name = as_text(value) or ""
-        elif key == "table finale" and value is not None:
-            top_board = bool(parse_cell(problems, record, "Valeur", as_yes_no))
-        elif key in ("tables incompletes", "table incomplete"):
-            short = bool(parse_cell(problems, record, "Valeur", as_yes_no))
+    """Championnat, Table finale (``oui`` when blank) and Tables incomplètes (``non`` when blank)."""
+    parameters = read_parameters(book, PARAMETRES, problems)
+    name = parameters.text("Championnat") or ""
+    top_board = parameters.value("Table finale") is None or bool(parameters.parsed("Table finale", as_yes_no, problems))
+    short = any(parameters.parsed(spelling, as_yes_no, problems) for spelling in ("Tables incomplètes", "Table incomplète"))
     return name, top_board, short
 
 
@@ -270,14 +265,8 @@ def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player]
     players: dict[str, cdf.Player] = {}
     clubs: dict[str, str] = {}
     teams: dict[str, list[str]] = defaultdict(list)
-    for record in read_table(book, JOUEURS, problems):
-        name = _required_name(problems, record, "Joueur", "nom du joueur")
-        if name is None:
-            continue
-        if name in players:
-            problems.at(record, "Joueur", f"{name} est déjà dans la table Joueurs : une ligne par joueur")
-            continue
-        club, team = as_text(record.values.get("Club")), as_text(record.values.get("Équipe"))
+    for name, record in read_players(book, JOUEURS, problems):
+        club, team = club_of(record), as_text(record.values.get("Équipe"))
         birth = parse_cell(problems, record, "Naissance", as_date)
         foreign = parse_cell(problems, record, "Étranger", as_yes_no)
         bonus = parse_cell(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
@@ -302,7 +291,7 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
     (so that a vote about it is not reported too)."""
     lines = []
     for record in read_table(book, PARTIES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
         if table is None:
@@ -321,7 +310,7 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
                                                   f"(ronde {cdf.ROUNDS}) en a un")
         if ronde is not None and table is not None and player is not None:
             seated.setdefault((ronde, table), set()).add(player)
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         seat = cdf.Seat(player, centres, survived, power, choice)
         try:
@@ -367,7 +356,7 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
     votes = []
     seen: dict[tuple, int] = {}
     for record in read_table(book, VOTES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
         category = parse_cell(problems, record, "Catégorie", cdf.Category.parse)
@@ -383,7 +372,7 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
                 _blank(problems, record, header, f"{NAMED[header]} attendu")
             elif board is not None and name not in board:
                 problems.at(record, header, f"{name} n'a pas joué à la table {table} de la ronde {ronde}")
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         if len(set(names.values())) < 3:
             problems.at(record, "Second", "le votant désigne deux autres joueurs, différents")
@@ -433,11 +422,24 @@ def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
     return warnings + spelling_warnings(line.seat.player for line in lines)
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the championship; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, OUTPUTS)
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    name: str
+    top_board: bool
+    short: bool
+    players: dict[str, cdf.Player]
+    clubs: dict[str, str]
+    lines: list[Line]
+    boards: list[cdf.Board]
+    known: set[str]  # everyone seated at a board
+    votes: list[cdf.Vote]
+    favourites: list[tuple[str, str]]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     name, top_board, short = _read_parameters(book, problems)
     players, clubs = _read_players(book, problems)
     seated: dict[tuple[int, str], set[str]] = {}
@@ -448,18 +450,22 @@ def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     last = {name for (r, _), names in seated.items() if r == last_round for name in names}
     votes = _read_votes(book, problems, seated)
     favourites = _read_favourites(book, problems, known, last)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The championship computed by the core (:func:`xlcircuit.cdf.run_championship`)."""
     try:
-        championship = cdf.run_championship(players, boards, votes, favourites, top_board, short)
+        championship = cdf.run_championship(typed.players, typed.boards, typed.votes, typed.favourites,
+                                            typed.top_board, typed.short)
     except InvalidInput as exc:
         raise WorkbookProblems([Problem(PARTIES.sheet, None, None, str(exc))]) from None
-    warnings = _warnings(lines, players) + championship.warnings
-    absent = sorted(set(players) - known, key=fold)
-    if absent and known:
+    warnings = _warnings(typed.lines, typed.players) + championship.warnings
+    absent = sorted(set(typed.players) - typed.known, key=fold)
+    if absent and typed.known:
         warnings.append(f"Inscrits sans partie (absents du classement) : {', '.join(absent)}.")
-    return Summary(championship, lines, boards, players, name, top_board, warnings, clubs)
+    return Summary(championship, typed.lines, typed.boards, typed.players, typed.name, typed.top_board, warnings,
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -612,8 +618,6 @@ def report(summary: Summary) -> list[str]:
     return [counts] + top_lines(ch.standings, SHOWN, CLASSEMENT.sheet, line)
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the championship and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
+STEPS = Steps(FEDERATION, lambda wb: OUTPUTS, read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

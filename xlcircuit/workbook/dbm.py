@@ -7,25 +7,23 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
 from .. import dbm
 from ..federations import federation
 from .examples import load
-from ..errors import Problem, WorkbookProblems
+from ..errors import Problem
 from ..text import fold
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameter_records, parameters_table, parse_cell, podium_or_club, quiet,
-    season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
-    write_published,
+    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
 )
 from .sheets import fill_step
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
-    forget_own_formats, read_table, type_rows,
+    read_table, type_rows,
 )
 
 INFO = federation("dbm")  # code, French title, template and example file
@@ -212,7 +210,8 @@ def put_example(wb: Workbook) -> None:
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Thresholds | None]:
-    records = parameter_records(book, PARAMETRES, problems)
+    parameters = read_parameters(book, PARAMETRES, problems)
+    records = parameters.records
     found = {}
     for name in ("seuil_S", "seuil_O"):
         record = records.get(fold(name))
@@ -228,7 +227,7 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Th
             problems.at(record, "Valeur", f"{name} attendu : un nombre positif ; trouvé {value}")
         else:
             found[name] = value
-    season = as_text(records["saison"].values.get("Valeur")) if "saison" in records else None
+    season = parameters.text("Saison")
     if len(found) == 2 and None not in found.values():
         return season, dbm.Thresholds(found["seuil_S"], found["seuil_O"])
     return season, None
@@ -237,22 +236,11 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Th
 def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str]]:
     classes: dict[str, dbm.PlayerClass] = {}
     clubs: dict[str, str] = {}
-    rows: dict[str, Record] = {}
-    for record in read_table(book, JOUEURS, problems):
-        player = as_text(record.values["Joueur"])
-        club = as_text(record.values["Club"])
+    for player, record in read_players(book, JOUEURS, problems):
         cls = parse_cell(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-            continue
-        if player in rows:
-            problems.at(record, "Joueur", f"{player} est déjà dans la table ligne {rows[player].row} : "
-                                          "une ligne par joueur")
-            continue
-        rows[player] = record
         if cls is not None:
             classes[player] = cls
-        if club:
+        if club := club_of(record):
             clubs[player] = club
     return classes, clubs
 
@@ -285,12 +273,12 @@ def _read_results(book: Book, problems: Problems, tournaments: dict[str, Tournam
     lines: list[Line] = []
     seen: dict[tuple[str, str], Record] = {}
     for record in read_table(book, RESULTATS, problems):
-        found = len(problems.items)
+        found = problems.mark()
         tournament, player = tournament_and_player(record, problems, tournaments)
         partner = as_text(record.values.get("Équipier"))
         place = parse_cell(problems, record, "Place", as_positive_int)
         referee = parse_cell(problems, record, "Arbitre", as_yes_no)
-        if len(problems.items) > found or tournament is None or player is None:
+        if problems.since(found) or tournament is None or player is None:
             continue
         row = tournaments[tournament]
         if place is None and not referee:
@@ -378,31 +366,43 @@ def season_label(given: str | None, rows: list[TournamentRow]) -> str:
     return given or season_years(t.date for t in rows)
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the season; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, _OUTPUTS)
-    problems = Problems()
-    given, thresholds = _read_parameters(book, problems)
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    season: str | None
+    thresholds: dbm.Thresholds | None
+    classes: dict[str, dbm.PlayerClass]
+    clubs: dict[str, str]
+    tournaments: list[TournamentRow]
+    lines: list[Line]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
+    season, thresholds = _read_parameters(book, problems)
     classes, clubs = _read_players(book, problems)
     rows = _read_tournaments(book, problems)
-    by_name = {row.name: row for row in rows}
-    lines = _read_results(book, problems, by_name)
+    lines = _read_results(book, problems, {row.name: row for row in rows})
     _check_tournaments(rows, lines, problems)
-    if problems or thresholds is None:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    return Typed(season, thresholds, classes, clubs, rows, lines)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The season computed by the core (:func:`xlcircuit.dbm.run_season`)."""
+    assert typed.thresholds is not None  # read() adds a problem for each missing threshold
+    rows, lines, classes, clubs = typed.tournaments, typed.lines, typed.classes, typed.clubs
     entries: dict[str, list[dbm.Entry]] = defaultdict(list)
     for line in lines:
         entries[line.tournament].append(line.entry)
     season = [dbm.Tournament(row.name, row.date, row.rounds, row.doubles, tuple(entries[row.name]), row.foreign)
               for row in rows]
-    report = dbm.run_season(season, classes, thresholds, clubs)
+    report = dbm.run_season(season, classes, typed.thresholds, clubs)
     ordered = sorted(rows, key=lambda r: (r.date, fold(r.name), r.name))
     playing_referees = {(line.tournament, line.entry.player) for line in lines
                         if line.entry.referee and line.entry.place is not None}
-    return Summary(ordered, report, thresholds, _warnings(ordered, lines, classes), season_label(given, rows), clubs,
-                   playing_referees)
+    return Summary(ordered, report, typed.thresholds, _warnings(ordered, lines, classes),
+                   season_label(typed.season, rows), clubs, playing_referees)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -573,8 +573,6 @@ def report(summary: Summary) -> list[str]:
     return lines + top_lines(table1, SHOWN, TABLEAU1.sheet, line)
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the season and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
+STEPS = Steps(FEDERATION, lambda wb: _OUTPUTS, read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

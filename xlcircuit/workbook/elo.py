@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -14,16 +13,17 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from .. import elo
 from ..federations import federation
 from .examples import load
-from ..errors import InvalidInput, WorkbookProblems
+from ..errors import InvalidInput
 from ..text import fold
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
-    start_workbook, title, top_lines, write_published,
+    CLUBS, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, read_clubs, spelling_warnings,
+    start_workbook, title, top_lines,
 )
 from .sheets import fill_step
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, forget_own_formats, read_table,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, read_table,
     type_rows,
 )
 
@@ -166,18 +166,10 @@ def winner_rule(value: object) -> bool:
 
 
 def _read_settings(book: Book, problems: Problems) -> tuple[bool, str]:
-    lowest_wins, name = True, ""
-    for record in read_table(book, REGLAGES, problems):
-        key = fold(str(record.values["Paramètre"] or ""))
-        if key == "vainqueur":
-            parsed = parse_cell(problems, record, "Valeur", winner_rule)
-            lowest_wins = True if parsed is None else parsed
-        elif key == "nom":
-            name = as_text(record.values["Valeur"]) or ""
-        elif key:
-            problems.at(record, "Paramètre", f"paramètre « {record.values['Paramètre']} » inconnu : "
-                                             "« Vainqueur » ou « Nom » attendu")
-    return lowest_wins, name
+    """Vainqueur (the lowest total wins when blank) and Nom; no other setting."""
+    settings = read_parameters(book, REGLAGES, problems, known=("Vainqueur", "Nom"))
+    lowest_wins = settings.parsed("Vainqueur", winner_rule, problems)
+    return lowest_wins is None or lowest_wins, settings.text("Nom") or ""
 
 
 def _total(value: object) -> float | None:
@@ -190,9 +182,9 @@ def _total(value: object) -> float | None:
 def _read_lines(book: Book, problems: Problems) -> list[Entry]:
     entries = []
     for record in read_table(book, PARTIES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         date = parse_cell(problems, record, "Date", as_date)
-        if date is None and len(problems.items) == found:
+        if date is None and not problems.since(found):
             problems.at(record, "Date", "date manquante : chaque partie a sa date (jj/mm/aaaa)")
         game = as_text(record.values["Partie"])
         if game is None:
@@ -203,7 +195,7 @@ def _read_lines(book: Book, problems: Problems) -> list[Entry]:
         total = parse_cell(problems, record, "Total", _total)
         if total is None and record.values.get("Total") is None:
             problems.at(record, "Total", "total manquant : le score du joueur dans cette partie")
-        if len(problems.items) == found:
+        if not problems.since(found):
             entries.append(Entry(record, date, game, player, total))
     return entries
 
@@ -243,20 +235,30 @@ def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
     return warnings
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then play the history; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, (HISTORIQUE, CLASSEMENT))
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    lowest_wins: bool
+    name: str
+    clubs: dict[str, str]
+    entries: list[Entry]
+    games: list[elo.Game]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     lowest_wins, name = _read_settings(book, problems)
     clubs = read_clubs(book, JOUEURS, problems)
     entries = _read_lines(book, problems)
-    games = _games(entries, problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
-    history = elo.run_history(games, lowest_wins)
-    return Summary(games, history, lowest_wins, name, _warnings(entries, clubs), clubs)
+    return Typed(lowest_wins, name, clubs, entries, _games(entries, problems))
+
+
+def summarise(typed: Typed) -> Summary:
+    """The history played by the core (:func:`xlcircuit.elo.run_history`)."""
+    history = elo.run_history(typed.games, typed.lowest_wins)
+    return Summary(typed.games, history, typed.lowest_wins, typed.name, _warnings(typed.entries, typed.clubs),
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -313,9 +315,6 @@ def report(summary: Summary) -> list[str]:
                              lambda s: f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Play the history and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
-
+STEPS = Steps(FEDERATION, lambda wb: (HISTORIQUE, CLASSEMENT), read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

@@ -86,6 +86,14 @@ class Problems:
     def at(self, record: Record, header: str, message: str) -> None:
         self.add(record.problem(header, message))
 
+    def mark(self) -> int:
+        """A mark to ask :meth:`since` whether a line added problems (skip the line then)."""
+        return len(self.items)
+
+    def since(self, mark: int) -> bool:
+        """Whether a problem was added since ``mark``."""
+        return len(self.items) > mark
+
     def __bool__(self) -> bool:
         return bool(self.items)
 
