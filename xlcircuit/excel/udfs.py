@@ -32,7 +32,7 @@ from typing import Any
 
 import xlwings as xw
 
-from .. import cdf, dbm, elo, tdf, torres
+from .. import cdf, dbm, elo, limits, tdf, torres
 from ..errors import InvalidInput, XlcircuitError
 from ..text import clean
 from . import registry as functions
@@ -43,12 +43,10 @@ __all__ = [entry.name for entry in functions.FUNCTIONS]
 #: but an explicit empty string looks the same in every runtime).
 BLANK = ""
 #: Largest player count TDF_POINTS takes: a tie group is averaged place by place, so a mistyped
-#: huge count would freeze Excel. No real tournament comes near it.
-MAX_COUNT = 100_000
-#: Largest range a function takes (a whole column is 1,048,576 cells: seconds of work and a huge spill).
-MAX_CELLS = 100_000
-#: Largest magnitude of a number a function takes: sums of MAX_CELLS of them stay finite and exact enough.
-MAX_NUMBER = 1e12
+#: huge count would freeze Excel (:mod:`xlcircuit.limits`, like the two bounds below).
+MAX_COUNT = limits.MAX_PLACE
+MAX_CELLS = limits.FUNCTION_MAX_CELLS
+MAX_NUMBER = limits.FUNCTION_MAX_NUMBER
 #: How a refused input shows: "text" (the reason as a text starting with '#': the Windows add-in, where a
 #: raised error would show a Python traceback) or "error" (Excel's #VALUE! with the reason in its tip:
 #: xlwings Lite, which turns a raised error into that). Pyodide (sys.platform "emscripten") is Lite.
@@ -310,8 +308,8 @@ def TDF_WEIGHTS(points, kinds):
 # --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
 
 
-#: Largest number of rounds DBM_VALUE takes (the source: usually four, exceptionally five).
-DBM_MAX_ROUNDS = 100
+#: Largest number of rounds DBM_VALUE takes, as the workbook (:mod:`xlcircuit.limits`).
+DBM_MAX_ROUNDS = limits.DBM_MAX_ROUNDS
 
 
 def _dbm_class(value: Any, what: str) -> dbm.PlayerClass:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from openpyxl.workbook.workbook import Workbook
@@ -14,7 +13,7 @@ from .. import elo
 from ..federations import federation
 from .examples import load
 from ..errors import InvalidInput
-from ..text import fold
+from ..text import fold, in_words
 from .io import Book
 from .procedure import Steps
 from .sheets import (
@@ -34,8 +33,8 @@ RATING_FORMAT = "0"
 EXPECTATION_FORMAT = "0.0000"  # the source gives expectations to four decimals
 RAW_FORMAT = "0.00"
 CHANGE_FORMAT = "+0;-0;0"
-#: A total beyond this is a typing mistake.
-MAX_TOTAL = 1e9
+#: A total beyond this is a typing mistake (:mod:`xlcircuit.limits`).
+MAX_TOTAL = elo.MAX_TOTAL
 
 #: Who wins, as the Réglages table says it (any case, accents optional).
 LOWEST, HIGHEST = "plus petit total", "plus grand total"
@@ -79,21 +78,27 @@ CLASSEMENT = TableSpec("Classement", "Classement", (
     Column("Dernière partie", width=14, number_format=DATE_FORMAT),
 ))
 
+(_K_GAMES, _K_FIRST), (_K_UNTIL, _K_SECOND) = elo.K_STEPS
+_TIERS = [t.label if t.start == elo.FLOOR else f"{t.label} ({t.start})" for t in elo.Tier if t.start is not None]
+#: The guide states the rule's numbers from the core's constants (start, K, floor, tiers, placement).
 GUIDE = [
     "Mode d'emploi",
     "1. Table Réglages ci-dessus : « Vainqueur » dit qui gagne une partie, « plus petit total » (le jeu du",
     "   règlement) ou « plus grand total ». « Nom » (facultatif) figure dans les titres.",
     "2. Feuille « Parties » : une ligne par joueur et par partie : la date, la partie (un numéro ou un nom,",
-    "   le même pour tous ses joueurs), le joueur et son total. De 2 à 8 joueurs par partie ; ex aequo :",
+    f"   le même pour tous ses joueurs), le joueur et son total. De {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS} joueurs "
+    "par partie ; ex aequo :",
     "   le même total. Les parties sont comptées dans l'ordre des dates, puis dans l'ordre tapé.",
     "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
     *fill_step(4),
     "",
-    "Tout le monde commence à 1000. Chaque partie est l'ensemble de ses duels ; la variation d'un joueur est",
-    "K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ; K vaut 48 pour les parties 1 à 5,",
-    "28 jusqu'à la 30e, puis 16. Le seul premier gagne au moins 1 point, le seul dernier en perd au moins 1 ;",
-    "aucune note ne descend sous 100. Paliers : Bronze, Argent (900), Or (1050), Platine (1200),",
-    "Diamant (1350), Maître (1500), annoncés après les cinq parties de placement.",
+    f"Tout le monde commence à {elo.START}. Chaque partie est l'ensemble de ses duels ; la variation d'un joueur est",
+    f"K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ; K vaut {_K_FIRST} pour les parties 1 "
+    f"à {_K_GAMES},",
+    f"{_K_SECOND} jusqu'à la {_K_UNTIL}e, puis {elo.K_LAST}. Le seul premier gagne au moins 1 point, le seul dernier "
+    "en perd au moins 1 ;",
+    f"aucune note ne descend sous {elo.FLOOR}. Paliers : {', '.join(_TIERS[:4])},",
+    f"{', '.join(_TIERS[4:])}, annoncés après les {in_words(elo.PLACEMENT_GAMES)} parties de placement.",
     "",
     "Les tables Historique et Classement sont réécrites à chaque remplissage : n'y tapez rien.",
     "Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
@@ -200,29 +205,16 @@ def _read_lines(book: Book, problems: Problems) -> list[Entry]:
     return entries
 
 
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"date": "Date", "game": "Partie", "player": "Joueur", "total": "Total"}
+
+
 def _games(entries: list[Entry], problems: Problems) -> list[elo.Game]:
-    """The games in the order typed (the first line of each), with the checks a single line cannot make."""
-    by_game: dict[str, list[Entry]] = defaultdict(list)
-    for entry in entries:
-        by_game[entry.game].append(entry)
-    games = []
-    for name, lines in by_game.items():
-        first = lines[0]
-        seen: dict[str, Entry] = {}
-        for entry in lines:
-            if entry.date != first.date:
-                problems.at(entry.record, "Date", f"la partie « {name} » est datée du {first.date:%d/%m/%Y} "
-                                                  f"ligne {first.record.row} : une partie a une seule date "
-                                                  "(deux parties différentes ont deux noms différents)")
-            if entry.player in seen:
-                problems.at(entry.record, "Joueur", f"{entry.player} figure déjà dans la partie « {name} » "
-                                                    f"ligne {seen[entry.player].record.row}")
-            seen.setdefault(entry.player, entry)
-        if not elo.MIN_PLAYERS <= len(lines) <= elo.MAX_PLAYERS:
-            problems.at(first.record, "Partie", f"la partie « {name} » a {len(lines)} joueur"
-                                                f"{'s' if len(lines) > 1 else ''} : de {elo.MIN_PLAYERS} à "
-                                                f"{elo.MAX_PLAYERS} attendus")
-        games.append(elo.Game(name, first.date, tuple(e.player for e in lines), tuple(e.total for e in lines)))
+    """The games in the order typed (the first line of each), as the core makes and checks them."""
+    games, violations = elo.games_of([elo.Line(e.game, e.date, e.player, e.total) for e in entries],
+                                     lambda i: f"ligne {entries[i].record.row}")
+    for v in violations:
+        problems.at(entries[v.index].record, COLUMNS[v.field], v.message)
     return games
 
 

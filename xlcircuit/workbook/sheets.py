@@ -16,6 +16,7 @@ import openpyxl
 from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
 
+from .. import limits
 from ..errors import InvalidInput, Problem
 from ..mechanics import format_half_up
 from ..text import fold
@@ -27,8 +28,8 @@ from .tables import (
 #: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
 PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
 CLUB_COLOUR = "BDD7EE"
-#: A tournament's name heads a column or a row of the published tables: kept short enough for any spreadsheet.
-MAX_TOURNAMENT_NAME = 100
+#: A tournament's name heads a column or a row of the published tables: kept short (:mod:`xlcircuit.limits`).
+MAX_TOURNAMENT_NAME = limits.MAX_TOURNAMENT_NAME
 
 #: The Joueurs table of a federation that only needs each player's club (read by :func:`read_clubs`).
 CLUBS = TableSpec("Joueurs", "Joueurs", (

@@ -23,6 +23,7 @@ from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
+from .. import limits
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import clean, fold
 from .io import CONDITIONAL_FORMAT_EXTENSIONS, Book
@@ -222,9 +223,8 @@ def _whole(value: object) -> int | None:
     return int(number)
 
 
-#: The largest place, count or number a table takes: far beyond any real event, and a typo such as
-#: 1e300 stays a located problem instead of a computation without end.
-MAX_WHOLE = 100_000
+#: The largest place, count or number a table takes (:mod:`xlcircuit.limits`).
+MAX_WHOLE = limits.MAX_PLACE
 
 
 #: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).

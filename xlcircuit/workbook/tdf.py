@@ -13,7 +13,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import tdf
+from .. import limits, tdf
 from ..federations import federation
 from .examples import load
 from ..errors import InvalidInput
@@ -36,8 +36,8 @@ DATE_FORMAT = "dd/mm/yyyy"
 POINTS_FORMAT = "0"  # tournament points are published to the unit
 TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
 WEIGHT_FORMAT = "0%"
-#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x).
-MAX_IMPOSED = 100_000
+#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
+MAX_IMPOSED = limits.MAX_IMPOSED
 
 TOP = 15  # players in the standings' bar chart
 MAX_CURVES = 100  # tournaments drawn on the Courbes sheet (the most recent ones)
@@ -200,11 +200,13 @@ def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list
         if place is None and role is None:
             problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "
                                          "rôle (organisateur, aide, annulé)")
-        elif place is not None and role is tdf.Role.CANCELLED:
-            problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
-                                        "ou le rôle « annulé »")
         else:
-            entries.append(Entry(record, tournament, tdf.Line(player, place, role, imposed_points, imposed_place)))
+            line = tdf.Line(player, place, role, imposed_points, imposed_place)
+            if tdf.misplaced_cancellations([line]):
+                problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
+                                            "ou le rôle « annulé »")
+            else:
+                entries.append(Entry(record, tournament, line))
     return entries
 
 
@@ -215,9 +217,9 @@ def _check_tournaments(entries: list[Entry], problems: Problems) -> None:
         by_tournament[entry.tournament].append(entry)
     for name, group in by_tournament.items():
         classified = {e.line.player for e in group if e.line.place is not None}
+        for i in tdf.misplaced_cancellations([e.line for e in group]):
+            problems.at(group[i].record, "Rôle", f"« {name} » est marqué annulé mais a des joueurs classés")
         for entry in group:
-            if entry.line.role is tdf.Role.CANCELLED and classified:
-                problems.at(entry.record, "Rôle", f"« {name} » est marqué annulé mais a des joueurs classés")
             if entry.line.imposed_place is not None and entry.line.imposed_place > max(len(classified), 1):
                 problems.at(entry.record, "Points imposés",
                             f"place {entry.line.imposed_place} demandée, mais « {name} » n'a que "

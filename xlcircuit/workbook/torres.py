@@ -18,7 +18,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import torres
+from .. import limits, torres
 from ..federations import federation
 from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
@@ -46,7 +46,7 @@ ELO_FORMAT = "0"
 #: The seed of the draws when the Saison sheet gives none and no season name either.
 DEFAULT_SEED = 0
 #: Deepest division read: division d has 2 ** (d - 1) groups (D10: 512 groups, about 10,000 players).
-MAX_DIVISION = 10
+MAX_DIVISION = limits.TORRES_MAX_DIVISION
 
 #: Row colours of the standings: champion, moving up, going down, leaving (a club's players: CLUB_COLOUR).
 COLOURS = {"champion": "FFE699", "up": "C6EFCE", "down": "FFC7CE", "leaves": "D9D9D9"}
@@ -139,7 +139,8 @@ GUIDE = [
     "   chaque groupe de dix (la Graine ci-dessus fixe le tirage ; vide : déduite du nom de la saison).",
     "3. Feuille « Matchs » : une ligne par joueur et par match : division, groupe, numéro du match, joueur,",
     "   points particuliers (au dernier décompte si le match n'est pas fini), « oui » dans Retard pour qui",
-    "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…",
+    "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…,",
+    "   avec ses points : il prend sa place comme un autre (ses points de victoire ne vont à personne).",
     *fill_step(4),
     "",
     "La feuille Classements (un tableau par groupe, avec tous les critères de départage) et les tables",
@@ -420,12 +421,15 @@ def _match_warnings(matches: list[MatchRow], roster: Roster) -> list[str]:
             played[m.key[:2], name] += 1
         for pair in combinations(real, 2):
             pairs[m.key[:2], pair] += 1
+    expected = {key: torres.schedule_counts(len(players)) for key, players in roster.groups.items()}
     for ((d, g), name), count in sorted(played.items()):
-        if count > 6:
-            warnings.append(f"{name} (D{d} groupe {g}) a {count} matchs ; 6 attendus par saison.")
+        most = expected[d, g][0]
+        if count > most:
+            warnings.append(f"{name} (D{d} groupe {g}) a {count} matchs ; {most} attendus par saison.")
     for ((d, g), (a, b)), count in sorted(pairs.items()):
-        if count > 2:
-            warnings.append(f"{a} et {b} (D{d} groupe {g}) se rencontrent {count} fois ; 2 attendues.")
+        most = expected[d, g][1]
+        if count > most:
+            warnings.append(f"{a} et {b} (D{d} groupe {g}) se rencontrent {count} fois ; {most} attendues.")
     return warnings
 
 
@@ -474,10 +478,10 @@ def summarise(typed: Typed) -> Summary:
 
 
 def _remark(s: torres.ScoredSeat) -> str | None:
-    if s.seat.fictitious:
-        return "joueur fictif (forfait) : aucun point de victoire"
     if s.seat.delayed:
         return "a retardé le match non terminé : aucun point de victoire"
+    if s.seat.fictitious:
+        return "joueur fictif (forfait) : classé par ses points, ses points de victoire ne comptent pour personne"
     return None
 
 
@@ -718,12 +722,16 @@ def schedule(book: Book, seed: int | None = None) -> list[str]:
         raise WorkbookProblems(problems.items)
     seed = default if seed is None else seed
     rows: list[tuple] = []
+    notes: list[str] = []
     for (d, g), players in roster.groups.items():
         try:
             matches = torres.schedule_group([p.name for p in players], f"{seed}:{d}:{g}")
         except InvalidInput as exc:
             problems.at(roster.records[players[0].name], "Groupe", f"D{d} groupe {g} : {exc}")
             continue
+        note = torres.schedule_note(len(players))
+        if note:
+            notes.append(f"Attention : D{d} groupe {g} : {note}.")
         for number, match in enumerate(matches, start=1):
             rows += [(d, g, number, seat, name) for seat, name in enumerate(match, start=1)]
     if problems:
@@ -736,5 +744,6 @@ def schedule(book: Book, seed: int | None = None) -> list[str]:
     if not typed:
         type_rows(book.wb, MATCHS, [(d, g, n, name, None, None) for d, g, n, _, name in rows])
         lines.append(f"La table « {MATCHS.name} » était vide : les matchs y sont tapés, points à remplir.")
+    lines += notes
     mark_federation(book.wb, FEDERATION)
     return lines
