@@ -174,7 +174,7 @@ def cmd_share(args: argparse.Namespace) -> int:
         raise UsageError("dites quoi partager : --clubs DOSSIER, --pdf DOSSIER ou --csv DOSSIER "
                          "(par exemple : xlcircuit share saison.xlsx --pdf partage).")
     book = Book(args.file)
-    module = federation_of(book, args.federation)
+    module: Any = federation_of(book, args.federation)  # the share functions take the module itself
     if args.clubs:
         written = share.share_clubs(book, module, Path(args.clubs))
         _say(f"{len(written)} classeurs de club écrits dans {args.clubs} :")
