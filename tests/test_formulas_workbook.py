@@ -15,8 +15,8 @@ import pytest
 from conftest import sheets_as_csv
 
 from xlcircuit import dbm, elo, tdf, torres
-from xlcircuit.errors import InvalidInput
 from xlcircuit.cli import main
+from xlcircuit.errors import InvalidInput
 from xlcircuit.mechanics import effective_places, tie_sizes
 from xlcircuit.workbook import formulas, save_atomic
 

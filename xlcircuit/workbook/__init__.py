@@ -11,7 +11,8 @@ cells and the published look in :mod:`.tables`; files in :mod:`.io`.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from openpyxl.workbook.workbook import Workbook
 
@@ -81,4 +82,4 @@ def federation_of(book: Book, override: str | None = None) -> FederationWorkbook
                             f"de xlcircuit ne connaît pas (connues : {', '.join(FEDERATIONS)}).") from None
 
 
-__all__ = ["Book", "FEDERATIONS", "FederationWorkbook", "Summary", "federation_of", "save_atomic", "share"]
+__all__ = ["FEDERATIONS", "Book", "FederationWorkbook", "Summary", "federation_of", "save_atomic", "share"]
