@@ -42,7 +42,8 @@ NOTES_SHEET = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <worksheet xmlns="{MAIN}" xmlns:r="{RELS}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" \
 xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac" mc:Ignorable="x14ac">\
 <dimension ref="A1:C4"/><sheetData>\
-<row r="1"><c r="A1" t="inlineStr"><is><t>Premier</t></is></c><c r="B1" t="str"><f>Classement!B4</f><v>Ancien premier</v></c></row>\
+<row r="1"><c r="A1" t="inlineStr"><is><t>Premier</t></is></c>\
+<c r="B1" t="str"><f>Classement!B4</f><v>Ancien premier</v></c></row>\
 <row r="2"><c r="A2"><v>1</v></c><c r="B2"><f>A2*10</f><v>10</v></c></row>\
 <row r="3"><c r="A3"><v>2</v></c><c r="B3"><f>A3*10</f><v>20</v></c></row>\
 <row r="4"><c r="A4"><v>3</v></c><c r="B4"><f>SUM(B2:B3)</f><v>30</v></c></row>\
@@ -99,7 +100,8 @@ NOTES_PARTS = ("xl/worksheets/notes.xml", "xl/worksheets/_rels/notes.xml.rels", 
 
 def _rels(*rels: tuple[str, str, str]) -> str:
     body = "".join(f'<Relationship Id="{i}" Type="{RELS}/{t}" Target="{target}"/>' for i, t, target in rels)
-    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="{PACKAGE_RELS}">{body}</Relationships>'
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            f'<Relationships xmlns="{PACKAGE_RELS}">{body}</Relationships>')
 
 
 def add_notes_sheet(path: Path, target: Path, formula_in_results: bool = True) -> Path:
@@ -208,7 +210,7 @@ def test_the_filled_tables_are_those_of_the_full_rewrite(demo_path, tmp_path):
     assert book._surgery is not None
     book.save(surgical)
     book = Book(demo_path)
-    book.wb  # loaded whole: the full rewrite
+    assert book.wb is not None  # loaded whole before the fill: the full rewrite
     tdf.fill(book)
     assert book._surgery is None
     book.save(full)

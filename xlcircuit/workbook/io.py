@@ -12,6 +12,7 @@ import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.etree.ElementTree import ParseError
 
 import openpyxl
@@ -218,7 +219,7 @@ class Book:
         self._wb: Workbook | None = None
         self._values: Workbook | None = None
         self._cached: dict | None = None  # formulas' last values, read by the surgical load
-        self._surgery = None  # the surgical writer, when :meth:`own` could take that path
+        self._surgery: Any = None  # the surgical writer (package.Surgery), when :meth:`own` could take that path
 
     @property
     def wb(self) -> Workbook:

@@ -372,7 +372,8 @@ def _read_cell(row: int, column: int, style: int, kind: str, inner: bytes, conte
     if inner and _FORMULA.search(inner):
         raw = _VALUE.search(inner)
         cached = _value(kind, raw.group(1) if raw else None, style, *context)[0]
-        return ReadCell(row, column, "=" + _text(_FORMULA.search(inner).group(1)), "f", cached)
+        formula = _FORMULA.search(inner)
+        return ReadCell(row, column, "=" + _text(formula.group(1) if formula else b""), "f", cached)
     if kind == "inlineStr":
         return ReadCell(row, column, _rich(inner), "s") if inner else None
     raw = _VALUE.search(inner) if inner else None
@@ -534,9 +535,10 @@ def plan(package: Package, owned: Owned) -> Plan:
     areas: dict[str, list[tuple[int, int, int, int]] | None] = {}
 
     def own(sheet: str, table: TableInfo | None) -> None:
-        if sheet not in names or areas.get(sheet, []) is None:
+        current = areas.get(sheet, [])
+        if sheet not in names or current is None:
             return
-        area = areas.setdefault(sheet, [])
+        area = areas[sheet] = current
         if table is not None:
             b = table.bounds
             area.append(b)
@@ -719,9 +721,10 @@ class _SheetWriter(WorksheetWriter):
                     s = ""
                 else:
                     key = style.tobytes()
-                    s = styles.get(key)
-                    if s is None:
-                        s = styles[key] = f' s="{add_style(style)}"' if any(style) else ""
+                    known = styles.get(key)
+                    if known is None:
+                        known = styles[key] = f' s="{add_style(style)}"' if any(style) else ""
+                    s = known
                 if value is None and not s:
                     continue
                 letter = letters.get(column)
@@ -1043,6 +1046,8 @@ class Surgery:
                 new_rels.append(f'<Relationship Id="rId{n}" Type="{WORKSHEET_TYPE}" Target="/{part}"/>')
                 next_sheet += 1
             end = re.search(rb"</" + _P + rb"sheets>", xml)
+            if end is None:
+                raise Unsupported("workbook.xml")
             xml = xml[:end.start()] + "".join(entries).encode() + xml[end.start():]
             rels_changes[rels_part(package.workbook)] = self._rels_with(new_rels, drop_calc_chain)
         elif drop_calc_chain:
@@ -1147,7 +1152,10 @@ class Surgery:
             first = [a for a in added if a.startswith("<Default")]
             rest = [a for a in added if not a.startswith("<Default")]
             if first:
-                start = re.search(rb"<" + _P + rb"Types\b[^>]*>", xml).end()
+                types_tag = re.search(rb"<" + _P + rb"Types\b[^>]*>", xml)
+                if types_tag is None:
+                    raise Unsupported("[Content_Types].xml")
+                start = types_tag.end()
                 xml = xml[:start] + "".join(first).encode() + xml[start:]
             end = xml.rindex(b"</")
             xml = xml[:end] + "".join(rest).encode() + xml[end:]
@@ -1161,7 +1169,7 @@ def _write_new(out: zipfile.ZipFile, name: str, data: bytes | list[bytes]) -> No
     if isinstance(data, bytes):
         out.writestr(info, data, compresslevel=_COMPRESS_LEVEL)
         return
-    info._compresslevel = _COMPRESS_LEVEL
+    info._compresslevel = _COMPRESS_LEVEL  # type: ignore[attr-defined]  # what ZipFile.open(info, "w") reads
     with out.open(info, "w") as handle:
         for piece in data:
             handle.write(piece)
@@ -1182,14 +1190,16 @@ def _copy_raw(source, info: zipfile.ZipInfo, out: zipfile.ZipFile) -> None:
     copy.external_attr, copy.create_system = info.external_attr, info.create_system
     copy.flag_bits = info.flag_bits & ~0x08 & 0x800  # sizes in the header, no data descriptor; keep UTF-8 names
     copy.extra = b""
-    copy.header_offset = out.fp.tell()
+    fp = out.fp
+    assert fp is not None
+    copy.header_offset = fp.tell()
     zip64 = copy.file_size > zipfile.ZIP64_LIMIT or copy.compress_size > zipfile.ZIP64_LIMIT
-    out.fp.write(copy.FileHeader(zip64))
-    out.fp.write(data)
+    fp.write(copy.FileHeader(zip64))
+    fp.write(data)
     out.filelist.append(copy)
     out.NameToInfo[copy.filename] = copy
-    out.start_dir = out.fp.tell()
-    out._didModify = True
+    out.start_dir = fp.tell()
+    out._didModify = True  # type: ignore[attr-defined]  # so that closing writes the central directory
 
 
 # --- styles ------------------------------------------------------------------------------------

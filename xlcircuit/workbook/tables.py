@@ -153,7 +153,8 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
     letters = {col: get_column_letter(col) for col in columns.values()}
     existing = ws._cells.get  # ws.cell() would create every blank cell of the table
     for row in range(min_row + 1, last_row + 1):
-        values, cells = {}, {}
+        values: dict[str, object] = {}
+        cells: dict[str, str] = {}
         for header, col in columns.items():
             cells[header] = f"{letters[col]}{row}"
             cell = existing((row, col))
@@ -369,9 +370,11 @@ def _put_rows(ws: Worksheet, columns: Sequence[Column], rows: Sequence[Sequence[
             if kind is None or (not fresh and (r, col) in cells) or (kind == "d" and not column.number_format):
                 put(ws.cell(r, col), value, column.number_format)
                 continue
-            if kind == "s":
+            quoted = False
+            if isinstance(value, str):
                 value = ILLEGAL_CHARACTERS_RE.sub("", value)[:32767]
-            key = (offset, kind, kind == "s" and value.startswith(FORMULA_STARTS))
+                quoted = value.startswith(FORMULA_STARTS)
+            key = (offset, kind, quoted)
             if key not in made:
                 cell = ws.cell(r, col)
                 put(cell, value, column.number_format)
