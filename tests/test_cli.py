@@ -40,7 +40,7 @@ def test_the_readme_starts_with_the_install_then_the_two_commands():
                    "pipx install", "Download ZIP", ".whl", "externally-managed-environment"):
         assert needed in install, needed
     block = readme.split("### 5. Les deux commandes", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    assert block.splitlines() == ["xlcircuit demo", TEST_COMMAND]
+    assert block.splitlines() == ["pip install -e . && xlcircuit demo", TEST_COMMAND]
     ci = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert ci.rstrip().splitlines()[-1] == TEST_COMMAND  # CI runs the README's test command, exactly
 
