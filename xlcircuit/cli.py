@@ -15,7 +15,7 @@ from pathlib import Path
 from . import __version__
 from .excel import reference
 from .errors import WorkbookProblems, XlcircuitError
-from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share, starter
+from .workbook import FEDERATIONS, Book, explain, federation_of, save_atomic, share, starter
 
 class Progress:
     """A one-line progress bar on stderr for long fills: only on a terminal, only after ``delay`` seconds.
@@ -60,8 +60,12 @@ def _say(text: str = "") -> None:
 
 
 def _warn(warnings: list[str]) -> None:
+    """What the organiser should look at, after the summary, under its own heading (on stderr)."""
+    sys.stdout.flush()  # the summary first, even when both streams go to one file
+    if warnings:
+        print(f"\nÀ vérifier ({len(warnings)}) :", file=sys.stderr)
     for warning in warnings:
-        print(f"Attention : {warning}", file=sys.stderr)
+        print(f"  - {warning}", file=sys.stderr)
 
 
 def _report(module, summary, title: str) -> None:
@@ -101,8 +105,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     book = Book(args.file)
     module = federation_of(book, args.federation)
     summary = module.compute(book)
-    _warn(_unkept(book, None) + summary.warnings)
-    _report(module, summary, f"{book.path.name} est correct")
+    warnings = _unkept(book, None) + summary.warnings
+    verdict = (f"{book.path.name} est correct, avec {len(warnings)} point{'s' if len(warnings) > 1 else ''} "
+               "à vérifier (ci-dessous)" if warnings else f"{book.path.name} est correct")
+    _report(module, summary, verdict)
+    _warn(warnings)
     return 0
 
 
@@ -116,8 +123,8 @@ def cmd_fill(args: argparse.Namespace) -> int:
         target = book.save(args.output)
     finally:
         progress.close()
-    _warn(_unkept(book, target) + summary.warnings)
     _report(module, summary, f"Classeur rempli : {target}")
+    _warn(_unkept(book, target) + summary.warnings)
     return 0
 
 
@@ -150,9 +157,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
         book = Book(target)
         summary = module.fill(book)
         book.save()
-        _warn(summary.warnings)
         _report(module, summary, f"{module.TITLE}, exemple rempli : {target}")
+        _warn(summary.warnings)
         _say()
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    book = Book(args.file)
+    module = federation_of(book, args.federation)
+    lines = explain.explain(module, module.compute(book), args.player)
+    if args.output:
+        _say(f"Explication écrite : {explain.write_explanation(lines, Path(args.output))}")
+    else:
+        for line in lines:
+            _say(line)
     return 0
 
 
@@ -280,6 +299,15 @@ def build_parser() -> argparse.ArgumentParser:
     share_cmd.add_argument("--federation", choices=sorted(FEDERATIONS),
                            help="the federation, for a workbook not made by 'xlcircuit new'")
     share_cmd.set_defaults(run=cmd_share)
+
+    explain_cmd = commands.add_parser("explain", help="explain a player's points, result by result, in French")
+    explain_cmd.add_argument("file", help="the season workbook (.xlsx)")
+    explain_cmd.add_argument("player", help="the player's name, as in the results (case and accents optional)")
+    explain_cmd.add_argument("-o", "--output", metavar="FILE",
+                             help="write it to FILE instead of printing it: .xlsx (a sheet), .pdf, or text")
+    explain_cmd.add_argument("--federation", choices=sorted(FEDERATIONS),
+                             help="the federation, for a workbook not made by 'xlcircuit new'")
+    explain_cmd.set_defaults(run=cmd_explain)
 
     schedule = commands.add_parser("schedule", help="draw the match calendar of every group (TORRES)")
     schedule.add_argument("file", help="the season workbook (.xlsx)")
