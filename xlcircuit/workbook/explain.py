@@ -95,7 +95,8 @@ def _tdf(module: ModuleType, summary, wanted: str) -> list[str]:
         classified = sum(1 for s in scored if s.status is tdf_rules.Status.CLASSIFIED)
         for s in (s for s in scored if s.line.player == player):
             kind = "" if t.kind.value in t.name else t.kind.value
-            head = f"  {_date(t.date)}  {t.name}" + (f" ({kind}{', interrompu' if t.interrupted else ''})" if kind or t.interrupted else "")
+            kind += ", interrompu" if t.interrupted else ""
+            head = f"  {_date(t.date)}  {t.name}" + (f" ({kind.lstrip(', ')})" if kind else "")
             if s.status is tdf_rules.Status.DUPLICATE:
                 lines.append(f"{head} : deuxième ligne (doublon) : ne compte pas.")
                 continue

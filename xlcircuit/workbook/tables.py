@@ -15,6 +15,7 @@ from typing import Sequence
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.formatting.rule import DataBarRule
 from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles.fonts import DEFAULT_FONT
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -48,7 +49,13 @@ WIDE_FONTS = 1.35
 #: Printable width of an A4 page in points, landscape and portrait, inside the default margins (0.7 in a side).
 PRINTABLE = {"landscape": 842 - 2 * 0.7 * 72, "portrait": 595 - 2 * 0.7 * 72}
 #: Legend lines under a published table: their look, which also tells a later fill they are ours to rewrite.
-NOTE_FONT = Font(italic=True, color="FF595959")
+def body_font(**look) -> Font:
+    """The workbook's default font (Calibri 11) with ``look`` (italic, strike, color) on top."""
+    return Font(name=DEFAULT_FONT.name, sz=DEFAULT_FONT.sz, family=DEFAULT_FONT.family, scheme=DEFAULT_FONT.scheme,
+                **look)
+
+
+NOTE_FONT = body_font(italic=True, color="FF595959")
 MAX_NOTES = 12
 #: Widest a published column grows to fit its content (characters); longer text wraps.
 MAX_WIDTH = 48
@@ -359,7 +366,7 @@ class Mark:
     grey: bool = False
 
     def font(self) -> Font:
-        return Font(italic=self.italic, strike=self.strike, color="FF7F7F7F" if self.grey else None)
+        return body_font(italic=self.italic, strike=self.strike, color="FF7F7F7F" if self.grey else None)
 
 
 def _place(wb: Workbook, output: Output, at: tuple[int, int] | None) -> tuple[Worksheet, Table | None, int, int]:
@@ -413,7 +420,7 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
             if cell.fill.fill_type is not None:
                 cell.fill = PatternFill()
             if cell.font.i or cell.font.strike:  # a weighted or set-aside result's mark
-                cell.font = Font()
+                cell.font = DEFAULT_FONT
             if cell.alignment.wrap_text and cell.row > old[1]:
                 cell.alignment = Alignment()
         _drop_rules(ws, old)
