@@ -46,6 +46,8 @@ PAPER_A4 = 9
 MIN_SCALE = 80
 #: How much wider than Calibri's the substitute fonts print (DejaVu Sans where Carlito is missing: 1.34).
 WIDE_FONTS = 1.35
+#: Column-width units a character of text takes (text is wider than the digits a width counts).
+TEXT_WIDTH = 1.1
 #: Printable width of an A4 page in points, landscape and portrait, inside the default margins (0.7 in a side).
 PRINTABLE = {"landscape": 842 - 2 * 0.7 * 72, "portrait": 595 - 2 * 0.7 * 72}
 #: Legend lines under a published table: their look, which also tells a later fill they are ours to rewrite.
@@ -463,9 +465,11 @@ def style_output(ws: Worksheet, output: Output) -> None:
     if ws.freeze_panes is None:
         ws.freeze_panes = ws.cell(min_row + 1, 1)
     first_row = min_row - TITLE_ROWS if output.title and min_row > TITLE_ROWS else min_row
-    last_col = max(max_col, _columns_for(ws, min_col, max((len(n) for n in output.notes), default=0)))
+    # The print area takes the title and the legend's lines whole (14-point bold: half as wide again).
+    spill = max([len(n) for n in output.notes] + [int(len(output.title or "") * 1.5)])
+    last_col = max(max_col, _columns_for(ws, min_col, spill))
     ws.print_area = f"{get_column_letter(min_col)}{first_row}:{get_column_letter(last_col)}{last_row}"
-    print_readable(ws, min_row, min_col, max_col, output.repeat_columns)
+    print_readable(ws, min_row, min_col, last_col, output.repeat_columns)
 
 
 def print_one_page_wide(ws: Worksheet, header_row: int) -> None:
@@ -478,11 +482,19 @@ def column_points(width: float | None) -> float:
     return ((width if width is not None else 8.43) * 7 + 5) * 0.75
 
 
+def _width(ws: Worksheet, min_col: int, max_col: int) -> float:
+    return sum(column_points(ws.column_dimensions[get_column_letter(c)].width) for c in range(min_col, max_col + 1))
+
+
+def fits(ws: Worksheet, min_col: int, max_col: int, scale: float, orientation: str = "landscape") -> bool:
+    """Whether the columns fit a page's width at ``scale`` percent, in the widest fonts."""
+    return _width(ws, min_col, max_col) * WIDE_FONTS * scale / 100 <= PRINTABLE[orientation]
+
+
 def print_scale(ws: Worksheet, min_col: int, max_col: int, orientation: str = "landscape") -> int:
     """The print scale (percent) that fits columns ``min_col``..``max_col`` on a page's width, in the widest
     fonts a spreadsheet program may substitute for Calibri; never under ``MIN_SCALE`` nor over 100."""
-    width = sum(column_points(ws.column_dimensions[get_column_letter(c)].width) for c in range(min_col, max_col + 1))
-    return max(MIN_SCALE, min(100, int(100 * PRINTABLE[orientation] / (width * WIDE_FONTS))))
+    return max(MIN_SCALE, min(100, int(100 * PRINTABLE[orientation] / (_width(ws, min_col, max_col) * WIDE_FONTS))))
 
 
 def print_readable(ws: Worksheet, header_row: int, min_col: int, max_col: int, repeat_columns: int = 0,
@@ -500,8 +512,10 @@ def print_readable(ws: Worksheet, header_row: int, min_col: int, max_col: int, r
     ws.page_setup.fitToWidth = ws.page_setup.fitToHeight = None
     ws.sheet_properties.pageSetUpPr.fitToPage = False
     ws.page_setup.scale = print_scale(ws, min_col, max_col, orientation)
-    if repeat_columns:
+    if repeat_columns and not fits(ws, min_col, max_col, ws.page_setup.scale, orientation):
         ws.print_title_cols = f"{get_column_letter(min_col)}:{get_column_letter(min_col + repeat_columns - 1)}"
+    else:  # one page wide: repeated columns would only print pages of them alone
+        ws.print_title_cols = None
 
 
 def _columns_for(ws: Worksheet, min_col: int, characters: int) -> int:
@@ -509,7 +523,7 @@ def _columns_for(ws: Worksheet, min_col: int, characters: int) -> int:
     col, room = min_col, 0.0
     while True:
         room += ws.column_dimensions[get_column_letter(col)].width or 8.43
-        if room >= characters * 0.95:
+        if room >= characters * TEXT_WIDTH:
             return col
         col += 1
 
