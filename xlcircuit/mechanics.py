@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Callable, Iterable, Sequence
 
 #: Totals closer than this are equal when ranking (float noise such as 142.89999999999998 vs 142.9).

@@ -20,10 +20,10 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.filters import AutoFilter
-from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
+from .. import limits
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import clean, fold
 from .io import CONDITIONAL_FORMAT_EXTENSIONS, Book
@@ -109,6 +109,14 @@ class Problems:
 
     def at(self, record: Record, header: str, message: str) -> None:
         self.add(record.problem(header, message))
+
+    def mark(self) -> int:
+        """A mark to ask :meth:`since` whether a line added problems (skip the line then)."""
+        return len(self.items)
+
+    def since(self, mark: int) -> bool:
+        """Whether a problem was added since ``mark``."""
+        return len(self.items) > mark
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -238,9 +246,8 @@ def _whole(value: object) -> int | None:
     return int(number)
 
 
-#: The largest place, count or number a table takes: far beyond any real event, and a typo such as
-#: 1e300 stays a located problem instead of a computation without end.
-MAX_WHOLE = 100_000
+#: The largest place, count or number a table takes (:mod:`xlcircuit.limits`).
+MAX_WHOLE = limits.MAX_PLACE
 
 
 def as_positive_int(value: object, what: str = "place") -> int | None:
