@@ -222,7 +222,9 @@ def test_torres_groups_are_shared_as_csv_too(tmp_path):
 
 
 def test_share_asks_what_to_share(small_season, capsys):
-    assert main(["share", str(small_season)]) == 1
+    with pytest.raises(SystemExit) as exit:
+        main(["share", str(small_season)])
+    assert exit.value.code == 2  # a usage error (issue 17)
     assert "--clubs" in capsys.readouterr().err
 
 
