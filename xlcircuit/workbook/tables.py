@@ -8,6 +8,7 @@ at each fill; whatever stands around them on their sheet is left alone.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Sequence
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.formatting.rule import DataBarRule
 from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.fonts import DEFAULT_FONT
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
@@ -59,6 +61,12 @@ def body_font(**look) -> Font:
 
 
 NOTE_FONT = body_font(italic=True, color="FF595959")
+
+
+@functools.cache
+def _mark_font(italic: bool, strike: bool, grey: bool) -> Font:
+    """One font object per look: a season marks tens of thousands of cells alike."""
+    return body_font(italic=italic, strike=strike, color="FF7F7F7F" if grey else None)
 MAX_NOTES = 12
 #: Widest a published column grows to fit its content (characters); longer text wraps.
 MAX_WIDTH = 48
@@ -440,7 +448,7 @@ class Mark:
     grey: bool = False
 
     def font(self) -> Font:
-        return body_font(italic=self.italic, strike=self.strike, color="FF7F7F7F" if self.grey else None)
+        return _mark_font(self.italic, self.strike, self.grey)
 
 
 def _place(wb: Workbook, output: Output, at: tuple[int, int] | None) -> tuple[Worksheet, Table | None, int, int]:
@@ -522,12 +530,20 @@ def style_output(ws: Worksheet, output: Output) -> None:
     frozen header, print setup."""
     style_table(ws, output)
     min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
+    fills: dict[str, int] = {}  # each look added to the workbook's styles once, not once a cell
+    fonts: dict[Mark, int] = {}
     for (index, offset), mark in output.marks.items():
         cell = ws.cell(min_row + 1 + index, min_col + offset)
+        if not cell._style:
+            cell._style = StyleArray()
         if mark.fill:
-            cell.fill = PatternFill("solid", fgColor=mark.fill)
+            if mark.fill not in fills:
+                fills[mark.fill] = ws.parent._fills.add(PatternFill("solid", fgColor=mark.fill))
+            cell._style.fillId = fills[mark.fill]
         if mark.italic or mark.strike or mark.grey:
-            cell.font = mark.font()
+            if mark not in fonts:
+                fonts[mark] = ws.parent._fonts.add(mark.font())
+            cell._style.fontId = fonts[mark]
     last_row = write_notes(ws, output.notes, min_col, max_row)
     fit_widths(ws, output, min_col, min_row)
     if ws.freeze_panes is None:
@@ -635,13 +651,28 @@ def shown_text(value: object, number_format: str | None) -> str:
     return text + (" %" if "%" in section else "") + ("+" if section.startswith("+") else "")
 
 
+def _longest_shown(values: Sequence[object], number_format: str | None) -> int:
+    """The length of the longest :func:`shown_text` of ``values``: of numbers, the largest's or the smallest's
+    (the shown text of a number grows with its size), without formatting a season's every number."""
+    longest = 0
+    numbers: list[float] = []
+    for value in values:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            numbers.append(value)
+        else:
+            longest = max(longest, len(shown_text(value, number_format)))
+    for value in (max(numbers), min(numbers)) if numbers else ():
+        longest = max(longest, len(shown_text(value, number_format)))
+    return longest
+
+
 def fit_widths(ws: Worksheet, output: Output, min_col: int, min_row: int) -> None:
     """Each column as wide as what it shows (up to ``MAX_WIDTH``, longer text wraps), its header on at most
     three lines; the header row as high as its longest header needs."""
     lines = 2
     for offset, column in enumerate(output.columns):
         values = [row[offset] for row in output.rows if offset < len(row) and row[offset] is not None]
-        content = max((len(shown_text(v, column.number_format)) for v in values), default=0)
+        content = _longest_shown(values, column.number_format)
         words = column.header.split()
         header = max(max((len(w) for w in words), default=1), -(-len(column.header) // 3))
         width = min(MAX_WIDTH, max(content, header, 4) + 2)
