@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -670,8 +671,9 @@ def fit_widths(ws: Worksheet, output: Output, min_col: int, min_row: int) -> Non
     """Each column as wide as what it shows (up to ``MAX_WIDTH``, longer text wraps), its header on at most
     three lines; the header row as high as its longest header needs."""
     lines = 2
+    by_column = list(itertools.zip_longest(*output.rows))  # the rows turned into columns at C speed
     for offset, column in enumerate(output.columns):
-        values = [row[offset] for row in output.rows if offset < len(row) and row[offset] is not None]
+        values = [v for v in by_column[offset] if v is not None] if offset < len(by_column) else []
         content = _longest_shown(values, column.number_format)
         words = column.header.split()
         header = max(max((len(w) for w in words), default=1), -(-len(column.header) // 3))
