@@ -101,7 +101,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     book = Book(args.file)
     module = federation_of(book, args.federation)
     summary = module.compute(book)
-    _warn(_unkept(book, None) + summary.warnings)
+    _warn(_unkept(book, None) + book.warnings + summary.warnings)
     _report(module, summary, f"{book.path.name} est correct")
     return 0
 
@@ -113,10 +113,10 @@ def cmd_fill(args: argparse.Namespace) -> int:
         module = federation_of(book, args.federation)
         summary = module.fill(book, progress.step)
         progress.step("enregistrement")
-        target = book.save(args.output)
+        target = book.save(args.output, force=args.force)
     finally:
         progress.close()
-    _warn(_unkept(book, target) + summary.warnings)
+    _warn(_unkept(book, target) + book.warnings + summary.warnings)
     _report(module, summary, f"Classeur rempli : {target}")
     return 0
 
@@ -264,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     fill.add_argument("-o", "--output", help="write the filled workbook here instead of replacing FILE")
     fill.add_argument("--federation", choices=sorted(FEDERATIONS),
                       help="the federation, for a workbook not made by 'xlcircuit new'")
+    fill.add_argument("--force", action="store_true",
+                      help="write even if a spreadsheet program's lock file says FILE is open (a stale lock)")
     fill.set_defaults(run=cmd_fill)
 
     check = commands.add_parser("check", help="report every problem of a season workbook; writes nothing")
@@ -308,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     except XlcircuitError as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: saves are atomic, so nothing is half-written
+        print("Interrompu (Ctrl-C) : aucun classeur n'est resté à moitié écrit.", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # output piped into a command that stopped reading (| head)
         sys.stderr.close()
         return 0
