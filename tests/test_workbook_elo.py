@@ -180,7 +180,7 @@ def test_formula_like_names_stay_text(tmp_path):
 
 def test_names_differing_by_case_are_warned(tmp_path):
     summary = elo_book.compute(Book(workbook(tmp_path / "noms.xlsx", [(D1, 1, "Léa", 1), (D1, 1, "lea", 2)])))
-    assert any("« Léa » et « lea »" in w for w in summary.warnings)
+    assert any("« Léa » (Parties!C2) et « lea » (Parties!C3) sont-ils la même personne" in w for w in summary.warnings)
 
 
 def test_clubs_and_report(tmp_path):

@@ -131,6 +131,7 @@ def cmd_share(args: argparse.Namespace) -> int:
         _say(f"{len(written)} classeurs de club écrits dans {args.clubs} :")
         for club, path in written.items():
             _say(f"  {club} : {path.name}")
+        _warn(book.warnings)
     if args.csv:
         for path in share.share_csv(book, module, Path(args.csv)):
             _say(f"CSV écrit : {path}")

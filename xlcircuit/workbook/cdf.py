@@ -21,6 +21,7 @@ from .sheets import (
     decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
     start_workbook, title, top_lines, write_published,
 )
+from .sheets import at_cell
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
     forget_own_formats, read_table, type_rows,
@@ -429,7 +430,7 @@ def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
     if not players and lines:
         warnings.append("La table Joueurs est vide : pas d'équipes, de dates de naissance ni d'étrangers "
                         "pour départager.")
-    return warnings + spelling_warnings(line.seat.player for line in lines)
+    return warnings + spelling_warnings((line.seat.player, at_cell(line.record, "Joueur")) for line in lines)
 
 
 def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:

@@ -21,6 +21,7 @@ from .sheets import (
     CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
     start_workbook, title, top_lines, write_published,
 )
+from .sheets import at_cell, unmatched_players
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, forget_own_formats, read_table,
     type_rows,
@@ -234,12 +235,8 @@ def _games(entries: list[Entry], problems: Problems) -> list[elo.Game]:
 
 
 def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
-    warnings = spelling_warnings(entry.player for entry in entries)
-    players = {entry.player for entry in entries}
-    strangers = sorted(p for p in clubs if p not in players)
-    if strangers:
-        warnings.append(f"Joueurs de la table « Joueurs » sans aucune partie : {', '.join(strangers)}.")
-    return warnings
+    warnings = spelling_warnings((entry.player, at_cell(entry.record, "Joueur")) for entry in entries)
+    return warnings + unmatched_players(clubs, {entry.player for entry in entries}, "aucune partie")
 
 
 def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:

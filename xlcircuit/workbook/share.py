@@ -74,6 +74,12 @@ def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | Non
             Output(CLUB_POINTS, points.columns, their_points, f"{club} — résultats par tournoi"),
         ])
         written[club] = save_atomic(wb, _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken))
+    standings = _output(module.outputs(summary, day=day), module.STANDINGS)
+    alone = sorted({row[_player_column(standings)] for row in standings.rows} - set(summary.clubs) - {None}, key=str)
+    if alone:  # in no club's workbook: say so, the organiser may have forgotten them in Joueurs
+        book.warnings.append(f"{len(alone)} joueur{'s' if len(alone) > 1 else ''} sans club, dans aucun classeur de "
+                             f"club (ajoutez-les à la table « Joueurs » si c'est un oubli) : "
+                             f"{', '.join(map(str, alone))}.")
     return written
 
 

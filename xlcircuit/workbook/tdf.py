@@ -25,6 +25,7 @@ from .sheets import (
     parameters_table, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
     write_published,
 )
+from .sheets import at_cell, unmatched_players
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no, chart_title,
     forget_own_formats, put, read_table, table_bounds, type_rows,
@@ -237,7 +238,7 @@ def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: td
                             "elle remontent d'une place.")
         if not report.scored[t.name]:
             warnings.append(f"Le tournoi « {t.name} » n'a encore aucun résultat.")
-    return warnings + spelling_warnings(entry.line.player for entry in entries)
+    return warnings + spelling_warnings((entry.line.player, at_cell(entry.record, "Joueur")) for entry in entries)
 
 
 def season_label(parameters: dict[str, object], tournaments: list[TournamentRow]) -> str:
@@ -267,8 +268,8 @@ def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
         lines[entry.tournament].append(entry.line)
     season = [tdf.Tournament(t.name, t.kind, t.interrupted, tuple(lines[t.name])) for t in tournaments]
     report = tdf.run_season(season)
-    return Summary(tournaments, entries, report, _warnings(tournaments, entries, report),
-                   season_label(parameters, tournaments), clubs)
+    warnings = _warnings(tournaments, entries, report) + unmatched_players(clubs, {e.line.player for e in entries})
+    return Summary(tournaments, entries, report, warnings, season_label(parameters, tournaments), clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------

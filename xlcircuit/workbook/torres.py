@@ -29,6 +29,7 @@ from .sheets import (
     CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, quiet, read_parameters,
     spelling_warnings, start_workbook, title, write_published,
 )
+from .sheets import at_cell
 from .tables import (
     TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
     as_yes_no, find_table, forget_own_formats, read_table, remove_table, shown, style_table, table_bounds,
@@ -329,7 +330,7 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         if p.group is not None:
             groups[p.division, p.group].append(p)
     _check_pyramid(groups, records, problems)
-    return Roster(players, records, dict(sorted(groups.items())), clubs, spelling_warnings(p.name for p in players))
+    return Roster(players, records, dict(sorted(groups.items())), clubs, spelling_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players))
 
 
 def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],
