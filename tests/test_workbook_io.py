@@ -151,23 +151,6 @@ def test_a_locked_workbook_is_reported_in_one_sentence(small_season, monkeypatch
     assert leftovers(small_season.parent) == []
 
 
-def test_a_fill_killed_at_any_moment_leaves_a_workbook_that_opens(tmp_path):
-    tournois, resultats = generate.tdf(40)
-    path = write_season(tmp_path / "grande.xlsx", tournois, resultats)
-    original = table_rows(openpyxl.load_workbook(path)["Résultats"], "Resultats")
-    rng = random.Random(7)
-    for _ in range(8):
-        run = subprocess.Popen([sys.executable, "-m", "xlcircuit", "fill", str(path)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.2, 1.6))
-        run.send_signal(signal.SIGKILL)
-        run.wait()
-        wb = openpyxl.load_workbook(path)  # opens: never half-written
-        assert table_rows(wb["Résultats"], "Resultats") == original
-        for stale in leftovers(tmp_path):  # a killed process cannot clean up after itself
-            stale.unlink()
-
-
 # --- what openpyxl cannot keep ---------------------------------------------------------------
 
 # openpyxl writes its drawings in the default namespace (Excel would write the xdr: prefix).

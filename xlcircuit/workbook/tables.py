@@ -106,7 +106,8 @@ def find_table(wb: Workbook, name: str) -> tuple[Worksheet, Table] | None:
 
 def table_bounds(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
     """(first column, first row, last column, last row) of a table of ``ws`` that was just written."""
-    return range_boundaries(ws.tables[name].ref)
+    key = next((k for k in ws.tables if k.casefold() == name.casefold()), name)  # Excel ignores case
+    return range_boundaries(ws.tables[key].ref)
 
 
 def bounds(table: Table) -> tuple[int, int, int, int] | None:
