@@ -154,6 +154,17 @@ def _place(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {Path(last.filename).name}:{last.lineno}" if last else type(exc).__name__
 
 
+def replay(case: int, seed: int, folder: Path) -> None:
+    """Make the mutants of a run up to ``case`` and attempt that one only, its traceback shown."""
+    originals = _originals(str(folder))
+    rng = random.Random(seed)
+    for number in range(case + 1):
+        original = rng.choice(originals)
+        parts = _mutant(original, folder / "mutant.xlsx", rng)
+    print(f"case {case}: {original.stem}: {parts}")
+    print(attempt(folder / "mutant.xlsx", folder / "out.xlsx"))
+
+
 def run(cases: int, seed: int, folder: Path, verbose: bool = False) -> tuple[Counter, dict[str, str]]:
     """``cases`` mutants; the outcomes and, for each crash place, one example of what was mutated."""
     originals = _originals(str(folder))
@@ -195,10 +206,15 @@ if __name__ == "__main__":
     parser.add_argument("--cases", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--replay", type=int, help="attempt only this case of the run, showing its traceback")
     parser.add_argument("--memory", type=int, default=3, help="address-space limit, in GiB")
     options = parser.parse_args()
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (options.memory << 30, resource.RLIM_INFINITY))
+    if options.replay is not None:
+        with tempfile.TemporaryDirectory() as scratch:
+            replay(options.replay, options.seed, Path(scratch))
+        sys.exit(0)
     with tempfile.TemporaryDirectory() as scratch:
         outcomes, crashes = run(options.cases, options.seed, Path(scratch), options.verbose)
     print(f"{sum(outcomes.values())} cases: {dict(outcomes)}; {len(crashes)} crash places")

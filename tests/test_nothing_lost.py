@@ -371,7 +371,7 @@ def test_a_merged_range_over_the_whole_sheet_is_refused_before_it_costs(small_se
     merge = b'<mergeCells count="1"><mergeCell ref="A1:XFD1048576"/></mergeCells>'
     path = _rezip(small_season, tmp_path / "fusion.xlsx", lambda name, data: data.replace(
         b"</sheetData>", b"</sheetData>" + merge) if name == "xl/worksheets/sheet1.xml" else data)
-    with pytest.raises(WorkbookError, match="déclare plus de 4 000 000 cellules .xl/worksheets/sheet1.xml. : "
+    with pytest.raises(WorkbookError, match="déclare plus de 2 000 000 cellules .xl/worksheets/sheet1.xml. : "
                                             "fichier piégé ou bien trop gros"):
         Book(path)
 

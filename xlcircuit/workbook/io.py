@@ -38,8 +38,8 @@ MAX_RATIO = 500
 _RATIO_MIN_SIZE = 1 << 20  # small parts may compress well; only a large one is suspect
 #: Largest number of cells (and rows, shared strings, styles) a workbook declares, counted in its XML before
 #: openpyxl parses it: each costs openpyxl about a kilobyte, and a tiny file may declare millions. The
-#: largest season of the benchmarks (1,000 TdF tournaments) holds about 1.1 million.
-MAX_CELLS = 4_000_000
+#: largest season of the benchmarks (1,000 TdF tournaments, filled) declares about 1 million.
+MAX_CELLS = 2_000_000
 _COUNTED = (b"c", b"row", b"si", b"xf", b"dxf")
 _MERGE = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([^"]*)"')
 _CHUNK = 1 << 20

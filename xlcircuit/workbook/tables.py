@@ -106,8 +106,16 @@ def find_table(wb: Workbook, name: str) -> tuple[Worksheet, Table] | None:
 
 def table_bounds(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
     """(first column, first row, last column, last row) of a table of ``ws`` that was just written."""
-    key = next((k for k in ws.tables if k.casefold() == name.casefold()), name)  # Excel ignores case
-    return range_boundaries(ws.tables[key].ref)
+    return range_boundaries(ws.tables[_key(ws, name)].ref)
+
+
+def _key(ws: Worksheet, name: str) -> str:
+    """The key in ``ws.tables`` of the table called ``name`` (as :func:`find_table` matches it: display name,
+    without case; openpyxl keys tables by their other name, which a file may set apart)."""
+    for key, table in dict.items(ws.tables):  # TableList.items() gives refs, not tables
+        if str(table.displayName or table.name or "").casefold() == name.casefold():
+            return key
+    return next((k for k in ws.tables if str(k).casefold() == name.casefold()), name)
 
 
 def bounds(table: Table) -> tuple[int, int, int, int] | None:
@@ -249,12 +257,18 @@ def _take_below(book: Book, ws: Worksheet, table: Table, spec: TableSpec, area: 
 def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
     """Extended conditional formats inside output tables are the data bars of an earlier fill, as a
     spreadsheet program re-saved them: they are rewritten, so losing them is no loss to warn of."""
-    tables = [(ws.title, range_boundaries(table.ref)) for spec in specs if (found := find_table(book.wb, spec.name))
-              for ws, table in [found]]
+    tables = [(ws.title, area) for spec in specs if (found := find_table(book.wb, spec.name))
+              for ws, table in [found] if (area := bounds(table)) is not None]
+
+    def inside(ref: str, area: tuple[int, int, int, int]) -> bool:
+        try:
+            return _inside(range_boundaries(ref), area)
+        except (ValueError, TypeError):  # a range the file garbles is no data bar of ours
+            return False
 
     def ours(unkept) -> bool:
         return unkept.what == CONDITIONAL_FORMAT_EXTENSIONS and bool(unkept.ranges) and all(
-            any(sheet == unkept.sheet and _inside(range_boundaries(r), area) for sheet, area in tables)
+            any(sheet == unkept.sheet and inside(r, area) for sheet, area in tables)
             for r in unkept.ranges)
 
     book.unkept = [u for u in book.unkept if not ours(u)]
@@ -406,7 +420,7 @@ def _place(wb: Workbook, output: Output, at: tuple[int, int] | None) -> tuple[Wo
     found = find_table(wb, output.spec.name)
     if found:
         ws, table = found
-        min_col, min_row, _, _ = range_boundaries(table.ref)
+        min_col, min_row, _, _ = bounds(table) or (1, TITLE_ROWS + 1 if output.title else 1, 1, 1)
         return ws, table, min_col, min_row
     sheet = output.spec.sheet
     ws = wb[sheet] if sheet in wb.sheetnames else wb.create_sheet(sheet)
@@ -433,12 +447,16 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
     """
     spec, columns, rows = output.spec, output.columns, output.rows
     ws, table, min_col, min_row = _place(wb, output, at)
-    old = range_boundaries(table.ref) if table is not None else None
+    old = bounds(table) if table is not None else None
+    if table is not None and old is None:
+        problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » a une étendue illisible "
+                             f"({str(table.ref)[:40]}) : supprimez-la (xlcircuit la recrée), puis relancez"))
+        return None
     max_col = min_col + len(columns) - 1
     max_row = min_row + max(len(rows), 1)  # a table keeps at least one (blank) data row
     new = (min_col, min_row, max_col, max_row)
     taken = _occupied(ws, new, old)
-    others = [t for t in ws.tables.values() if t is not table and _overlap(range_boundaries(t.ref), new)]
+    others = [t for t in ws.tables.values() if t is not table and (b := bounds(t)) is not None and _overlap(b, new)]
     if taken or others:
         where = taken or others[0].ref
         problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » doit s'étendre sur {where}, "
@@ -589,7 +607,7 @@ def remove_table(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
     """Remove a published table of ``ws`` with what :func:`write_table` and :func:`style_output` put there:
     its cells (values and looks), its title, its conditional formats, its header row's height. Returns where
     it stood. For tables laid out afresh at each fill (several stacked on a sheet, in varying number)."""
-    key = next(k for k in ws.tables if k.casefold() == name.casefold())
+    key = _key(ws, name)
     area = range_boundaries(ws.tables[key].ref)
     del ws.tables[key]
     for cell in _cells_in(ws, area):
