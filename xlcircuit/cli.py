@@ -164,8 +164,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
         raise XlcircuitError(f"{book.path.name} est un classeur « {module.TITLE} » : il n'a pas de calendrier "
                              "à tirer (seul le championnat TORRES en a un).")
     lines = module.schedule(book, args.seed)
-    target = book.save(args.output)
-    _warn(_unkept(book, target))
+    target = book.save(args.output, force=args.force)
+    _warn(_unkept(book, target) + book.warnings)
     _say(f"Calendrier écrit : {target}")
     for line in lines:
         _say(line)
@@ -289,6 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     schedule.add_argument("--seed", type=int, default=None,
                           help="seed of the draw (default: the season's, so a redraw gives the same calendar)")
     schedule.add_argument("-o", "--output", help="write the workbook here instead of replacing FILE")
+    schedule.add_argument("--force", action="store_true",
+                          help="write even if a spreadsheet program's lock file says FILE is open (a stale lock)")
     schedule.add_argument("--federation", choices=sorted(FEDERATIONS),
                           help="the federation, for a workbook not made by 'xlcircuit new'")
     schedule.set_defaults(run=cmd_schedule)
