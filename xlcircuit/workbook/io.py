@@ -608,9 +608,9 @@ def save_atomic(wb: Workbook, target: Path, before_replace: Callable[[], None] |
                                 "l'original n'a pas été modifié.") from None
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
             # openpyxl's writer meeting what its reader let through from a damaged file
-            raise WorkbookError(f"Impossible d'enregistrer {target.name} : une partie du classeur lu est abîmée "
-                                f"({type(exc).__name__}) ; ouvrez-le dans votre tableur, enregistrez-le sous un "
-                                "autre nom, puis relancez. L'original n'a pas été modifié.") from None
+            raise WorkbookError(f"Impossible d'enregistrer {target.name}, une partie du classeur lu est abîmée "
+                                f"({type(exc).__name__}) : l'original n'a pas été modifié ; ouvrez-le dans votre "
+                                "tableur, enregistrez-le sous un autre nom, puis relancez.") from None
         with zipfile.ZipFile(tmp) as archive:
             broken = archive.testzip()
         if broken is not None:
