@@ -455,6 +455,10 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
     max_col = min_col + len(columns) - 1
     max_row = min_row + max(len(rows), 1)  # a table keeps at least one (blank) data row
     new = (min_col, min_row, max_col, max_row)
+    if max_row > MAX_ROW or max_col > MAX_COLUMN:
+        problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » dépasserait le bas ou le bord droit "
+                             "de la feuille : déplacez-la vers le haut à gauche, puis relancez"))
+        return None
     taken = _occupied(ws, new, old)
     others = [t for t in ws.tables.values() if t is not table and (b := bounds(t)) is not None and _overlap(b, new)]
     if taken or others:
