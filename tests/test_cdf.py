@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from xlcircuit.cdf import (
@@ -601,3 +601,120 @@ def test_two_simultaneous_boards_never_score_less_than_the_better(a, b):
 @given(st.lists(st.floats(0, 200), max_size=3))
 def test_qualifying_never_exceeds_the_sum(rounds):
     assert qualifying_score(rounds) <= sum(rounds) + 1e-9
+
+
+# === Checks of the typed lines: located violations (index, field, message) ==========================
+
+from xlcircuit import cdf  # noqa: E402
+from xlcircuit.errors import Violation  # noqa: E402
+
+
+def line(r, table, player, centres, survived=None, power=None, choice=None, years=None):
+    return cdf.Line(r, table, Seat(player, centres, survived, power, choice), years)
+
+
+#: A board of seven (§IV.1): 9, 8, 7, 5, 3, 2 and 0 centres (the last eliminated after 5 years).
+SEVEN = [("A", 9), ("B", 8), ("C", 7), ("D", 5), ("E", 3), ("F", 2), ("G", 0, 5)]
+
+
+def seven(r=1, table="1", **changes):
+    return [line(r, table, name, centres, **{"survived": rest[0] if rest else None, **changes.get(name, {})})
+            for name, centres, *rest in SEVEN]
+
+
+def test_the_order_of_choice_belongs_to_the_top_board():
+    # §III.2: only the top board's players choose their countries in order, and it is played in round 4.
+    lines = seven(2, "1", C={"choice": 3})
+    boards, violations = cdf.boards_of(lines, short=True)
+    assert violations == [Violation(2, "choice", "ordre de choix en ronde 2 : seule la table finale (ronde 4) en a un")]
+    assert [s.player for s in boards[0].seats] == list("ABDEFG")  # C's line is left out
+    # The core's entry point refuses it too (it used to ignore an order of choice outside round 4).
+    with pytest.raises(InvalidInput, match="ordre de choix en ronde 2"):
+        run_championship({}, [Board(2, "1", tuple(ln.seat for ln in lines))], top_board=False)
+
+
+def test_a_line_the_scoring_cannot_take_is_located_on_its_cell():
+    lines = seven(G={"survived": None}) + seven(2, B={"survived": 3})
+    _, violations = cdf.boards_of(lines)
+    # G has no centre but no elimination year; B has 8 centres and an elimination year.
+    assert [(v.index, v.field) for v in violations if v.field != "table"] == [(6, "survived"), (8, "survived")]
+    assert "G n'a plus de centre" in violations[0].message
+
+
+def test_board_violations_are_on_the_first_line_of_the_board():
+    lengths = seven(1, "1", A={"years": 5}, B={"years": 6})
+    six = seven(2, "1")[:6]
+    boards, violations = cdf.boards_of(lengths + six)
+    assert violations == [
+        Violation(0, "years", "table 1 de la ronde 1 : plusieurs durées (5, 6) : une par partie"),
+        Violation(7, "table", "table 1 de la ronde 2 : 7 joueurs attendus sur une table ; trouvé 6 (table "
+                              "incomplète : autorisez-la dans les paramètres)"),
+    ]
+    assert boards == []
+    boards, violations = cdf.boards_of(six, short=True)
+    assert violations == [] and [len(b.seats) for b in boards] == [6]
+
+
+def test_more_simultaneous_boards_than_allowed_is_on_the_last_line():
+    # §II.2b3: two simultaneous boards at most; A on three boards of round 1 (9, 9 and 5 centres).
+    lines = [line(1, t, "A", 9 if t != "3" else 5) for t in "123"] + [line(1, t, "B", 4) for t in "123"]
+    boards, violations = cdf.boards_of(lines, short=True)
+    assert [(v.index, v.field) for v in violations] == [(2, "player"), (5, "player")]
+    assert violations[0].message == "A a 3 parties à la ronde 1 : 2 simultanées au plus"
+    assert len(boards) == 3
+
+
+VOTERS = [board(1, "1", ("P", 5), ("Q", 5), ("V", 3)), board(2, "1", ("P", 5), ("W", 3), ("Y", 2))]
+
+
+def test_only_last_round_players_vote_for_the_favourite():
+    # §IV.6b1: the favourite player is voted by the players of the last round, once each, not for oneself.
+    seated = cdf.seated_at(VOTERS)
+    favourites = [("W", "Q"), ("Q", "P"), ("Z", "P"), ("P", "P"), ("Y", "Q"), ("W", "P"), ("P", "Z")]
+    assert cdf.favourite_violations(favourites, seated, lambda i: f"ligne {i + 2}") == [
+        Violation(1, "voter", "Q n'a pas joué la dernière ronde : seuls ses joueurs votent"),
+        Violation(2, "voter", "Z n'a joué aucune partie"),
+        Violation(3, "favourite", "on ne vote pas pour soi-même"),
+        Violation(5, "voter", "W a déjà voté (ligne 2) : un vote par joueur"),
+        Violation(6, "favourite", "Z n'a joué aucune partie"),
+    ]
+    # The core's entry point refuses a first-round player's vote (it used to count it).
+    with pytest.raises(InvalidInput, match="Q n'a pas joué la dernière ronde"):
+        championship(VOTERS, favourites=[("Q", "P")])
+    assert [a.player for a in championship(VOTERS, favourites=[("W", "Q"), ("Y", "Q")]).favourites] == ["Q"]
+
+
+def test_ballots_are_located_on_the_name_or_category_at_fault():
+    seated = cdf.seated_at(VOTERS)
+    votes = [vote(1, "P", D, "Q", "V"), vote(3, "P", D, "Q", "V"), vote(1, "P", D, "W", "Y"),
+             vote(1, "V", D, "V", "Q"), vote(1, "P", D, "V", "Q"), vote(1, "P", Category.STRATEGIST, "V", "Q")]
+    assert cdf.vote_violations(votes, seated, lambda i: f"ligne {i + 2}") == [
+        Violation(1, "table", "pas de table 1 à la ronde 3 dans la table Parties"),
+        Violation(2, "first", "W n'a pas joué à la table 1 de la ronde 1"),
+        Violation(2, "second", "Y n'a pas joué à la table 1 de la ronde 1"),
+        Violation(3, "second", "le votant désigne deux autres joueurs, différents"),
+        Violation(4, "category", "P a déjà voté « meilleur diplomate » pour cette partie (ligne 2)"),
+    ]
+
+
+def test_a_fourth_team_member_is_located_on_his_record():
+    # §IV.5a: three players a team at most; the fourth (and any after) is the one refused.
+    players = [Player(n, team="Un" if n != "C" else "Deux") for n in "ABCDEF"]
+    assert cdf.team_violations(players) == [
+        Violation(4, "team", "l'équipe « Un » a déjà 3 joueurs (A, B, D) : 3 joueurs au plus"),
+        Violation(5, "team", "l'équipe « Un » a déjà 3 joueurs (A, B, D) : 3 joueurs au plus"),
+    ]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from("123"), st.sampled_from("ABCDEFGH"), st.integers(0, 12),
+                          st.integers(0, 7), st.sampled_from([None, None, None, 5, 6])),
+                max_size=20, unique_by=lambda row: row[:3]))
+def test_boards_without_violations_are_boards_the_championship_takes(rows):
+    # The adapter does not re-check: whatever boards_of returns without a violation, the core accepts.
+    lines = [line(r, t, p, c, None if c else s, None, None, years) for r, t, p, c, s, years in rows]
+    boards, violations = cdf.boards_of(lines, short=True)
+    assume(not violations)
+    championship(boards)
+    # Every line is on one of the boards.
+    assert sorted(s.player for b in boards for s in b.seats) == sorted(ln.seat.player for ln in lines)

@@ -195,6 +195,24 @@ def test_current_value(start, mean, expected):
     assert current_class(start, mean, SEUILS) is expected
 
 
+FIRST_SEASON = Thresholds()  # the reform's first season: no last active (S) or (O) of a previous season
+
+
+@pytest.mark.parametrize("start, mean, expected", [
+    (O, 60.0, O), (O, 999.0, O),  # « … la moyenne finale du dernier joueur « actif » (S) de la saison précédente »:
+    (F, 40.0, F), (F, 999.0, F),  # none in 98/99 (classes from the old levels): no (O) → (S), no (F) → (O)
+    # « ils passent (1) tant que leur moyenne est inférieure ou égale à quinze points »
+    (F, 15.0, I), (F, 3.0, I), (F, 15.01, F),
+    (I, 15.01, F), (I, 15.0, I),  # « les joueurs (1) passent (F) tant que leur moyenne est supérieure à quinze »
+    (S, 1.0, S), (X, 1.0, X),
+])  # fmt: skip
+def test_current_value_in_the_reforms_first_season(start, mean, expected):
+    assert current_class(start, mean, FIRST_SEASON) is expected
+    # One threshold known, the other not: each passage on its own.
+    assert current_class(O, 70.0, Thresholds(seuil_s=60.0)) is S
+    assert current_class(F, 70.0, Thresholds(seuil_s=60.0)) is F
+
+
 D1, D2, D3 = dt.date(2025, 9, 20), dt.date(2025, 10, 4), dt.date(2025, 11, 8)
 
 
@@ -307,7 +325,7 @@ def test_a_foreign_tournament_counts_but_does_not_make_a_player_enter():
 
 
 def test_a_player_twice_in_a_poule_is_refused():
-    with pytest.raises(InvalidInput, match="plusieurs lignes"):
+    with pytest.raises(InvalidInput, match="a déjà une ligne dans « T »"):
         run_season([Tournament("T", D1, 4, False, (Entry("A", place=1), Entry("A", place=2)))], {}, SEUILS)
 
 
@@ -474,3 +492,73 @@ def test_tableau1_totals_never_exceed_the_sum_of_all_results(season, seuil_s, se
         playing = [r for r in report.results[t.name] if not r.referee]
         expected = sum(result_points(v.vft, p, v.njt) for p in range(1, v.njt + 1))
         assert sum(r.points for r in playing) == pytest.approx(expected)
+
+
+# === Checks of the typed lines: located violations (CLASSEMENT, PRIME D'ARBITRAGE) =================
+
+from pathlib import Path  # noqa: E402
+
+from xlcircuit import dbm  # noqa: E402
+from xlcircuit.errors import Violation  # noqa: E402
+from xlcircuit.text import in_words  # noqa: E402
+
+
+def test_each_line_of_a_poule_is_checked_in_the_order_typed():
+    checks = dbm.EntryChecks(lambda i: f"ligne {i + 2}")
+    lines = [
+        ("T", False, Entry("A", place=1)),
+        ("T", False, Entry("B")),  # neither place nor referee
+        ("T", False, Entry("C", "D", place=2)),  # a partner in singles
+        ("D", True, Entry("E", "F", referee=True)),  # a referee who did not play has no partner
+        ("D", True, Entry("G", "G", place=1)),  # his own partner
+        ("T", False, Entry("A", place=3)),  # A's second line in T
+        ("D", True, Entry("H", "A", place=2)), ("D", True, Entry("A", "I", place=3)),  # A twice in doubles D
+    ]
+    found = [v for i, (name, doubles, entry) in enumerate(lines) for v in checks.check(i, name, doubles, entry)]
+    assert [(v.index, v.field) for v in found] == [(1, "place"), (2, "partner"), (3, "partner"), (4, "partner"),
+                                                   (5, "player"), (7, "player")]
+    assert found[-2].message == "A a déjà une ligne dans « T » (ligne 2) : une ligne par joueur"
+    assert found[-1].message == ("A a déjà une ligne dans « D » (ligne 8) : une ligne par joueur, une par équipe "
+                                 "en double")
+
+
+def test_a_referee_bonus_needs_a_poule_with_classified_players():
+    # PRIME D'ARBITRAGE: half the VFT, and a poule without a classified player has no VFT.
+    lines = [("P", Entry("A", place=1)), ("P", Entry("R", referee=True)), ("Vide", Entry("S", referee=True))]
+    assert dbm.referee_violations(lines) == [
+        Violation(2, "referee", "« Vide » n'a aucun joueur classé : sa valeur, donc la prime d'arbitrage, ne peut pas "
+                                "être calculée")]
+    # The core's entry point refuses it too (the referee used to get nothing, silently).
+    with pytest.raises(InvalidInput, match="« Vide » n'a aucun joueur classé"):
+        run_season([poule("P", D1, ["A", "B"]), Tournament("Vide", D1, 4, entries=(Entry("S", referee=True),))],
+                   {}, SEUILS)
+
+
+def test_a_referee_who_did_not_play_has_no_partner_in_the_core():
+    referee = Entry("R", "Q", referee=True)
+    with pytest.raises(InvalidInput, match="un arbitre qui n'a pas joué n'a pas d'équipier"):
+        run_season([Tournament("D", D1, 4, True, (Entry("A", "B", place=1), referee))], {}, SEUILS)
+
+
+def test_the_share_bands_are_the_cumulative_percentages():
+    # RÉPARTITION PAR CLASSES: X the first 10 %, S the next 15 % (to 25 %), O the next 25 % (to 50 %).
+    assert [dbm.share_of(c) for c in (X, S, O)] == [(0, 10), (10, 25), (25, 50)]
+
+
+RULES_NUMBERS = Path(__file__).resolve().parents[1] / "docs" / "dbm.md"
+
+
+def test_the_dbm_guide_states_the_cores_numbers():
+    # docs/dbm.md keeps its prose; the rule numbers it states must be the core's.
+    text = RULES_NUMBERS.read_text(encoding="utf-8")
+    assert f"`Rondes` ({dbm.USUAL_ROUNDS[0]}, parfois {dbm.USUAL_ROUNDS[1]})" in text
+    bands = [dbm.share_of(c) for c in dbm.SHARE_CLASSES]
+    shares = ", ".join(f"{high - low} % {'suivants' if low else 'premiers'}" for low, high in bands)
+    assert f"`Motif` ({shares}, moyenne inférieure à {dbm.I_LIMIT:g}," in text
+    assert f"moitié de la VFT, {dbm.REFEREE_CAP:g} au plus" in text
+    assert f"`Résultat 1` à `Résultat {dbm.BEST}`" in text and f"jusqu'à {dbm.BEST})" in text
+    assert f"nouveau joueur classé {dbm.NEWCOMER.letter}" in text
+    assert f"`Joueur 1` à `Joueur {dbm.TEAM_SIZE}`" in text
+    active = in_words(dbm.ACTIVE)
+    assert f"({active} tournois ou plus" in text and f"({active} tournois seulement)" in text
+    assert f"la somme des {in_words(dbm.BEST)} meilleurs résultats" in text

@@ -441,3 +441,76 @@ def test_a_history_does_not_depend_on_the_order_of_lines_within_games(rnd):
            [(s.rank, s.player, s.rating, s.games) for s in b.standings]
     assert sorted((p.game.name, p.player, p.change.delta) for p in a.lines) == \
            sorted((p.game.name, p.player, p.change.delta) for p in b.lines)
+
+
+# === Lines into games: located violations (§7) =======================================================
+
+from pathlib import Path  # noqa: E402
+
+from xlcircuit import elo  # noqa: E402
+from xlcircuit.errors import Violation  # noqa: E402
+
+
+def test_lines_make_games_in_the_order_of_their_first_line():
+    day, later = dt.date(2025, 3, 1), dt.date(2025, 3, 2)
+    lines = [elo.Line("2", later, "A", 1), elo.Line("1", day, "B", 2), elo.Line("2", later, "C", 3),
+             elo.Line("1", day, "A", 4)]
+    games, violations = elo.games_of(lines)
+    assert violations == []
+    assert games == [Game("2", later, ("A", "C"), (1, 3)), Game("1", day, ("B", "A"), (2, 4))]
+
+
+def test_game_violations_are_located_on_the_line_at_fault():
+    day = dt.date(2025, 3, 1)
+    lines = [elo.Line("5", day, "A", 1), elo.Line("5", day, "B", 2), elo.Line("5", day, "A", 3),  # A twice
+             elo.Line("5", dt.date(2025, 3, 2), "C", 4),  # another date
+             elo.Line("seul", day, "D", 1)]  # one player
+    games, violations = elo.games_of(lines, lambda i: f"ligne {i + 2}")
+    assert violations == [
+        Violation(2, "player", "A figure déjà dans la partie « 5 » ligne 2"),
+        Violation(3, "date", "la partie « 5 » est datée du 01/03/2025 ligne 2 : une partie a une seule date (deux "
+                             "parties différentes ont deux noms différents)"),
+        Violation(4, "game", "la partie « seul » a 1 joueur : de 2 à 8 attendus"),
+    ]
+    assert [len(g.players) for g in games] == [4, 1]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from([dt.date(2025, 1, 1), dt.date(2025, 1, 2)]),
+                          st.sampled_from("ABCDEFGHIJ"), st.integers(-50, 50)), max_size=30))
+def test_games_without_violations_are_a_history_the_core_takes(rows):
+    # The adapter does not re-check: whatever games_of returns without a violation, run_history plays.
+    games, violations = elo.games_of([elo.Line(*row) for row in rows])
+    assert sum(len(g.players) for g in games) == len(rows)  # no line lost
+    if not violations:
+        history = run_history(games)
+        assert len(history.lines) == len(rows)
+
+
+ELO_GUIDE = Path(__file__).resolve().parents[1] / "docs" / "elo.md"
+
+
+def test_the_elo_guide_states_the_cores_numbers():
+    # docs/elo.md keeps its prose; the rule numbers it states must be the core's.
+    text = ELO_GUIDE.read_text(encoding="utf-8")
+    ks = [k for _, k in elo.K_STEPS] + [elo.K_LAST]
+    assert f"`K` ({', '.join(map(str, ks[:-1]))} ou {ks[-1]})" in text
+    assert f"(de {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS} joueurs par partie)" in text
+    assert f"tout le monde commence à {elo.START} ;" in text
+    assert f"« plancher » à {elo.FLOOR})" in text and f"aucune note ne descend sous {elo.FLOOR}." in text
+    ordinals = {3: "troisième", 4: "quatrième", 5: "cinquième", 6: "sixième"}
+    assert f"« Placement (encore N parties) » avant la {ordinals[elo.PLACEMENT_GAMES]}" in text
+    assert f"`Palier` ({', '.join(t.label for t in Tier if t.start is not None)} ;" in text
+
+
+def test_the_workbook_guide_states_the_source_values():
+    # elo-classe.txt: start 1000; K 48 for games 1-5, 28 up to the 30th, then 16; floor 100; tiers from
+    # Argent 900 to Maître 1500 after five placement games.
+    from xlcircuit.workbook.elo import GUIDE
+
+    text = " ".join(GUIDE)
+    assert "Tout le monde commence à 1000." in text
+    assert "K vaut 48 pour les parties 1 à 5, 28 jusqu'à la 30e, puis 16." in text
+    assert "aucune note ne descend sous 100. Paliers : Bronze, Argent (900), Or (1050), Platine (1200), " \
+           "Diamant (1350), Maître (1500), annoncés après les cinq parties de placement." in text
+    assert "De 2 à 8 joueurs par partie" in text

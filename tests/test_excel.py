@@ -22,18 +22,19 @@ from pathlib import Path
 import openpyxl
 import pytest
 import xlwings
+from conftest import sheets_as_csv
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
-
-from conftest import sheets_as_csv
 from test_functions import agrees, as_excel_passes, example_arguments, rows_of
+
+import xlcircuit
 from xlcircuit.cli import main
 from xlcircuit.excel.registry import FEDERATIONS, FUNCTIONS, of_federation
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs" / "fonctions.md"
 TEMPLATE = Path(xlwings.__file__).parent / "quickstart.xlsm"
-VERSION = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M).group(1)
+VERSION = xlcircuit.__version__  # the one version source (pyproject.toml reads it: dynamic)
 
 
 def run(command: list, **options) -> subprocess.CompletedProcess:
@@ -143,28 +144,50 @@ def test_init_without_xlwings_says_what_to_install(tmp_path, capsys, monkeypatch
 def imported(main_py: str) -> dict[str, list[str]]:
     """module -> names imported by a main.py, read from its source."""
     tree = ast.parse(main_py)
-    assert all(isinstance(node, ast.ImportFrom) for node in tree.body)  # imports, nothing else
-    return {node.module: [alias.name for alias in node.names] for node in tree.body}
+    return {node.module: [alias.name for alias in node.names] for node in tree.body
+            if isinstance(node, ast.ImportFrom) and node.module.startswith("xlcircuit")}
 
 
-def test_lite_prints_the_requirement_and_main_py(capsys):
+def test_lite_prints_requirements_and_a_self_contained_main_py(capsys):
     assert main(["excel", "lite"]) == 0
     out = capsys.readouterr().out
-    assert f"\nxlcircuit=={VERSION}\n" in out
+    assert "\nxlwings\n" in out and "xlcircuit==" not in out  # nothing Lite cannot fetch from PyPI
     main_py = out[out.index("# Fonctions Excel") :]
     assert imported(main_py) == {"xlcircuit.udfs": [entry.name for entry in FUNCTIONS]}
+    sources = ast.literal_eval(main_py.split("_SOURCES = ", 1)[1].split("\n}\n", 1)[0] + "\n}")
+    assert {"xlcircuit", "xlcircuit.udfs", "xlcircuit.excel.udfs", "xlcircuit.tdf", "xlcircuit.torres"} <= set(sources)
+    assert not [name for name in sources if name.startswith(("xlcircuit.workbook", "xlcircuit.cli"))]
+    for name, (package, source) in sources.items():  # the very files of the package, imports standard or xlwings
+        where = ROOT.joinpath(*name.split("."))
+        path = where / "__init__.py" if package else where.with_suffix(".py")
+        assert source == path.read_text(encoding="utf-8"), name
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0):
+                for top in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]):
+                    allowed = sys.stdlib_module_names | {"xlwings", "xlcircuit", "__future__"}
+                    assert top.split(".")[0] in allowed, (name, top)
+
+
+def test_lite_published_short_form(capsys):
+    assert main(["excel", "lite", "--published"]) == 0
+    out = capsys.readouterr().out
+    assert f"\nxlwings\nxlcircuit=={VERSION}\n" in out
+    assert imported(out[out.index("# Fonctions Excel") :]) == {"xlcircuit.udfs": [entry.name for entry in FUNCTIONS]}
 
 
 def test_lite_writes_the_two_files(tmp_path, capsys):
     assert main(["excel", "lite", "--dir", str(tmp_path / "lite")]) == 0
-    assert (tmp_path / "lite" / "requirements.txt").read_text(encoding="utf-8") == f"xlcircuit=={VERSION}\n"
-    namespace = {}
-    exec((tmp_path / "lite" / "main.py").read_text(encoding="utf-8"), namespace)
-    for entry in FUNCTIONS:
-        assert namespace[entry.name] is getattr(importlib.import_module(entry.module), entry.name)
+    assert (tmp_path / "lite" / "requirements.txt").read_text(encoding="utf-8") == "xlwings\n"
     assert main(["excel", "lite", "--dir", str(tmp_path / "lite")]) == 1
     assert "existe déjà" in capsys.readouterr().err
     assert main(["excel", "lite", "--dir", str(tmp_path / "lite"), "--force"]) == 0
+
+
+def test_docs_lite_holds_the_generated_files(tmp_path):
+    assert main(["excel", "lite", "--dir", str(tmp_path)]) == 0
+    for name in ("main.py", "requirements.txt"):
+        assert (ROOT / "docs" / "lite" / name).read_text(encoding="utf-8") == (tmp_path / name).read_text(
+            encoding="utf-8"), "run: xlcircuit excel lite --dir docs/lite --force"
 
 
 @pytest.fixture(scope="session")
@@ -205,20 +228,44 @@ import importlib.util, json, sys
 import main, xlcircuit
 calls = json.loads(sys.argv[1])
 print(json.dumps({
-    "xlcircuit": xlcircuit.__file__,
+    "xlcircuit": getattr(xlcircuit, "__file__", None),
     "openpyxl": importlib.util.find_spec("openpyxl") is not None,
-    "names": sorted(name for name, value in vars(main).items() if callable(value)),
+    "names": sorted(name for name, value in vars(main).items() if hasattr(value, "__xlfunc__") or name.isupper()
+                    and callable(value)),
     "results": {name: getattr(main, name)(*arguments) for name, arguments in calls.items()},
 }))
 """
 
 
-def test_lite_main_py_works_with_only_the_wheel_and_xlwings(lite_python, tmp_path):
-    assert main(["excel", "lite", "--dir", str(tmp_path)]) == 0
+@pytest.fixture(scope="session")
+def bare_python(tmp_path_factory) -> Path:
+    """The Python of a fresh virtual environment holding xlwings only: nothing of xlcircuit."""
+    venv = tmp_path_factory.mktemp("venv") / "bare"
+    run([sys.executable, "-m", "venv", venv])
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    run([python, "-m", "pip", "install", "-q", f"xlwings=={version('xlwings')}"])
+    return python
+
+
+def lite_report(python: Path, folder: Path) -> dict:
     calls = {entry.name: example_arguments(entry) for entry in FUNCTIONS}
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    done = run([lite_python, "-c", LITE_CHECK, json.dumps(calls)], cwd=tmp_path, env=env)
-    report = json.loads(done.stdout)
+    return json.loads(run([python, "-c", LITE_CHECK, json.dumps(calls)], cwd=folder, env=env).stdout)
+
+
+def test_lite_main_py_works_with_xlwings_alone(bare_python, tmp_path):
+    assert main(["excel", "lite", "--dir", str(tmp_path)]) == 0
+    report = lite_report(bare_python, tmp_path)
+    assert report["xlcircuit"] is None  # served from main.py, no file
+    assert report["openpyxl"] is False
+    assert report["names"] == sorted(entry.name for entry in FUNCTIONS)
+    for entry in FUNCTIONS:
+        assert agrees(report["results"][entry.name], entry.example.result), entry.name
+
+
+def test_lite_published_main_py_works_with_only_the_wheel_and_xlwings(lite_python, tmp_path):
+    assert main(["excel", "lite", "--published", "--dir", str(tmp_path)]) == 0
+    report = lite_report(lite_python, tmp_path)
     assert Path(report["xlcircuit"]).is_relative_to(lite_python.parent.parent)  # the wheel, not this checkout
     assert report["openpyxl"] is False
     assert report["names"] == sorted(entry.name for entry in FUNCTIONS)
@@ -257,3 +304,63 @@ def test_the_readme_explains_both_ways():
     assert "### Dans Excel (Windows)" in readme and "### Dans Excel (web, Mac) avec xlwings Lite" in readme
     for command in ("init", "lite", "docs"):
         assert f"xlcircuit excel {command}" in readme
+
+
+# --- Ready to publish ------------------------------------------------------------------------------------
+
+
+def test_one_version_source():
+    project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    table = project.split("\n[project]\n", 1)[1].split("\n[", 1)[0]
+    assert not re.search(r"^version\s*=", table, re.M) and 'dynamic = ["version"]' in table
+    assert 'version = { attr = "xlcircuit.__version__" }' in project
+    assert re.fullmatch(r"\d+\.\d+\.\d+", VERSION)
+
+
+def test_sdist_and_wheel_build_clean_and_pass_twine_check(tmp_path):
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns("__pycache__", ".git", "*.egg-info", "build", "dist",
+                                                                 ".pytest_cache", ".hypothesis"))
+    done = run([sys.executable, "-m", "build", "--outdir", tmp_path / "dist", source])
+    warnings = [line for line in (done.stdout + done.stderr).lower().splitlines()
+                if "warning" in line and "byte-compiling is disabled" not in line]  # PYTHONDONTWRITEBYTECODE
+    assert not warnings, warnings
+    built = sorted(p.name for p in (tmp_path / "dist").iterdir())
+    assert built == [f"xlcircuit-{VERSION}-py3-none-any.whl", f"xlcircuit-{VERSION}.tar.gz"]
+    checked = run([sys.executable, "-m", "twine", "check", "--strict", *sorted((tmp_path / "dist").iterdir())])
+    assert checked.stdout.count("PASSED") == 2, checked.stdout
+    with zipfile.ZipFile(tmp_path / "dist" / built[0]) as wheel:
+        metadata = wheel.read(f"xlcircuit-{VERSION}.dist-info/METADATA").decode()
+    assert f"Version: {VERSION}" in metadata and "Provides-Extra: excel" in metadata
+
+
+def test_the_starter_macro_recalculates_every_formula(monkeypatch):
+    """The template's SampleCall runs « import NAME; NAME.main() » with NAME the workbook's name (olevba shows
+    it in xlwings' quickstart.xlsm): for xlcircuit.xlsm, xlcircuit.main(), a full recalculation."""
+    from xlcircuit.workbook import starter as starter_module
+
+    assert Path(starter_module.STARTER).stem == "xlcircuit"
+    calls = []
+
+    class App:
+        class api:
+            @staticmethod
+            def CalculateFull():
+                calls.append("CalculateFull")
+
+    class Book:
+        app = App()
+
+        @staticmethod
+        def caller():
+            return Book()
+
+    monkeypatch.setattr(xlwings, "Book", Book)
+    xlcircuit.main()
+    assert calls == ["CalculateFull"]
+
+
+def test_the_starter_sheets_say_the_key_that_recalculates(starter):
+    wb = openpyxl.load_workbook(starter, keep_vba=True)
+    for federation in FEDERATIONS:
+        assert "Import Functions, puis Ctrl+Alt+F9" in wb[federation.sheet]["A3"].value

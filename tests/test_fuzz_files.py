@@ -25,9 +25,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from xlcircuit.errors import XlcircuitError  # noqa: E402
-from xlcircuit.workbook import FEDERATIONS, Book, federation_of  # noqa: E402
-from xlcircuit.workbook.io import save_atomic  # noqa: E402
+from xlcircuit.errors import XlcircuitError
+from xlcircuit.workbook import FEDERATIONS, Book, federation_of
+from xlcircuit.workbook.io import save_atomic
 
 CASES = 300
 SECONDS = 60  # a case taking longer is a hang (a bomb let through)
@@ -158,7 +158,7 @@ def replay(case: int, seed: int, folder: Path) -> None:
     """Make the mutants of a run up to ``case`` and attempt that one only, its traceback shown."""
     originals = _originals(str(folder))
     rng = random.Random(seed)
-    for number in range(case + 1):
+    for _ in range(case + 1):
         original = rng.choice(originals)
         parts = _mutant(original, folder / "mutant.xlsx", rng)
     print(f"case {case}: {original.stem}: {parts}")
@@ -180,7 +180,7 @@ def run(cases: int, seed: int, folder: Path, verbose: bool = False) -> tuple[Cou
             signal.alarm(SECONDS)
             try:
                 outcomes[attempt(mutant, folder / "out.xlsx")] += 1
-            except Exception as exc:  # noqa: BLE001  (what the test counts)
+            except Exception as exc:  # what the test counts
                 outcomes["crash"] += 1
                 where = _place(exc)
                 crashes.setdefault(where, f"case {case}, {original.stem}: {parts}: {str(exc)[:150]}")

@@ -17,14 +17,15 @@ import time
 import zipfile
 from pathlib import Path
 
+import generate  # benchmarks/generate.py, on the path by conftest
 import openpyxl
 import pytest
-
-import generate  # benchmarks/generate.py, on the path by conftest
 from conftest import table_dicts, table_rows, write_season
+
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookError, WorkbookProblems
-from xlcircuit.workbook import Book, io as book_io
+from xlcircuit.workbook import Book
+from xlcircuit.workbook import io as book_io
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.tables import row_list
 
@@ -56,7 +57,8 @@ def test_results_typed_under_a_one_row_table_after_a_blank_row_are_all_taken_in(
     assert main(["check", str(path)]) == 0
     captured = capsys.readouterr()
     assert "1 tournois, 47 personnes" in captured.out
-    assert "Résultats : les lignes 4 à 49, tapées sous la table « Resultats », sont prises dans la table" in captured.err
+    assert ("Résultats : les lignes 4 à 49, tapées sous la table « Resultats », sont prises dans la table"
+            in captured.err)
     assert main(["fill", str(path)]) == 0
     filled = openpyxl.load_workbook(path)
     assert filled["Résultats"].tables["Resultats"].ref == "A1:E49"
@@ -371,8 +373,8 @@ def test_a_merged_range_over_the_whole_sheet_is_refused_before_it_costs(small_se
     merge = b'<mergeCells count="1"><mergeCell ref="A1:XFD1048576"/></mergeCells>'
     path = _rezip(small_season, tmp_path / "fusion.xlsx", lambda name, data: data.replace(
         b"</sheetData>", b"</sheetData>" + merge) if name == "xl/worksheets/sheet1.xml" else data)
-    with pytest.raises(WorkbookError, match="déclare plus de 2 000 000 cellules .xl/worksheets/sheet1.xml. : "
-                                            "fichier piégé ou bien trop gros"):
+    with pytest.raises(WorkbookError, match=r"déclare plus de 2 000 000 cellules .xl/worksheets/sheet1.xml. : "
+                                            r"fichier piégé ou bien trop gros"):
         Book(path)
 
 

@@ -20,6 +20,7 @@ from xlcircuit.tdf import (
     Role,
     Status,
     Tournament,
+    misplaced_cancellations,
     place_points,
     run_season,
     score_tournament,
@@ -237,9 +238,9 @@ def test_duplicate_role_line_of_a_playing_organiser():
     assert [s.points for s in scored] == [0.0, 100.0, 1002.0]  # x = 2
 
 
-@pytest.mark.parametrize("role", [Role.ORGANISER, Role.HELPER, Role.CANCELLED])
+@pytest.mark.parametrize("role", [Role.ORGANISER, Role.HELPER])
 def test_roles_get_100_and_do_not_count_in_x(role):
-    """§1: non-playing organiser, helper, people present at a cancelled tournament: 100 each."""
+    """§1: non-playing organiser, helper: 100 each."""
     scored = score_tournament([Line("A", 1), Line("R", role=role), Line("B", 2)])
     assert [s.status for s in scored] == [Status.CLASSIFIED, Status.ROLE, Status.CLASSIFIED]
     assert [s.points for s in scored] == [1002.0, 100.0, 100.0]  # x = 2, not 3
@@ -250,6 +251,27 @@ def test_roles_get_100_and_do_not_count_in_x(role):
 def test_cancelled_tournament_everyone_gets_100():
     lines = [Line(name, role=Role.CANCELLED) for name in ("A", "B", "C")]
     assert [s.points for s in score_tournament(lines)] == [100.0, 100.0, 100.0]
+    assert misplaced_cancellations(lines) == []
+
+
+def test_a_cancelled_tournament_has_no_places():
+    # Source: « En cas d'annulation d'un tournoi au dernier moment (manque de joueurs par exemple), les joueurs
+    # présents sur place marquent aussi 100 points de dédommagement »: a tournament that was played (places
+    # 1, 2) was not cancelled; « annulé » there is refused, by the Excel function and the batch mode alike.
+    lines = [Line("A", 1), Line("B", 2), Line("C", role=Role.CANCELLED)]
+    assert misplaced_cancellations(lines) == [2]
+    assert misplaced_cancellations([Line("A", 3, role=Role.CANCELLED)]) == [0]  # a place on the line itself
+    with pytest.raises(InvalidInput, match="un tournoi annulé n'a pas de classement"):
+        score_tournament(lines)
+    with pytest.raises(InvalidInput, match="un tournoi annulé n'a pas de classement"):
+        tournament_points([1, 2, Role.CANCELLED])
+    # Formerly 1002 / 100 / 100: now a message in the cell.
+    from xlcircuit.udfs import TDF_TOURNAMENT
+
+    out = TDF_TOURNAMENT([[1.0], [2.0], ["annulé"]])
+    assert isinstance(out, str) and out.startswith("#un tournoi annulé n'a pas de classement")
+    # Other roles beside places stay valid.
+    assert misplaced_cancellations([Line("A", 1), Line("O", role=Role.ORGANISER)]) == []
 
 
 def test_playing_organiser_gets_only_his_place():

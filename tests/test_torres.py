@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from xlcircuit.errors import InvalidInput
 from xlcircuit.torres import (
     Move, Player, Seat, Standing, Status, group_standings, match_places, next_season, origin_label,
-    particular_differences, schedule_group, score_match, snake, victory_points,
+    particular_differences, schedule_group, schedule_note, score_match, snake, victory_points,
 )
 
 # === §2 Scoring a match ===========================================================================
@@ -49,14 +49,29 @@ def test_places_share_the_better_place_and_skip_scoreless():
     assert match_places([115, 130, 123, 110], [False, True, False, False]) == [2, None, 1, 3]
 
 
-def test_fictitious_player_scores_nothing_and_the_others_place_among_themselves():
-    # torres.md §2 Forfeit: the fictitious player « Forfait bis » scores 0 victory points.
+def test_the_fictitious_player_is_ranked_by_his_points_like_anyone():
+    # Source « Classement »: victory points « suivant la place obtenue dans la partie »; the fictitious player
+    # « a de fortes chances d'être dernier » (« Placement du roi »), nothing more: he takes his place.
+    # A 100, Forfait 95, B 90, C 80: A 1st (8), Forfait 2nd (4), B 3rd (2), C 4th (1).
+    scored = score_match([Seat("A", 100), Seat("Forfait", 95), Seat("B", 90), Seat("C", 80)])
+    assert [s.victory_points for s in scored] == [8, 4, 2, 1]
+    assert [s.place for s in scored] == [1, 2, 3, 4]
+    # Only who delayed an unfinished match scores nothing (« Durée du championnat »: « Le ou les joueurs ayant
+    # retardé … ne marquent aucun point de victoire »): Cléo delayed; Forfait bis 95, Ana 90, Bob 80 place 1-3.
     scored = score_match([Seat("Ana", 90), Seat("Forfait bis", 95), Seat("Bob", 80), Seat("Cléo", 60, delayed=True)])
-    assert [s.victory_points for s in scored] == [8, 0, 4, 0]
-    assert [s.place for s in scored] == [1, None, 2, None]
+    assert [s.victory_points for s in scored] == [4, 8, 2, 0]
+    assert [s.place for s in scored] == [2, 1, 3, None]
     # Differences still use every seat's points: total 325; 4 × 90 - 325 = 35, 380 - 325 = 55…
     assert [s.difference for s in scored] == [35, 55, -5, -85]
     assert Seat("forfait", 0).fictitious and Seat("FORFAIT QUARTER", 0).fictitious and not Seat("Forfaiture", 0).fictitious
+
+
+def test_a_fictitious_player_ranked_second_leaves_the_real_players_the_points_of_their_places():
+    # The issue's case: A 100, Forfait 95, B 90, C 80 -> A 8, B 2, C 1 in the group's standings (before: B 4, C 2).
+    players = [Player(n, 1500, 1, 1) for n in "ABC"] + [Player("D", 1500, 1, 1, Status.FORFEIT)]
+    table = group_standings(players, [[Seat("A", 100), Seat("Forfait", 95), Seat("B", 90), Seat("C", 80)]])
+    assert [(s.player.name, s.victory_points, s.matches) for s in table] == [
+        ("A", 8, 1), ("B", 2, 1), ("C", 1, 1), ("D", 0, 0)]
 
 
 def test_bad_matches_are_refused():
@@ -182,10 +197,33 @@ def test_other_group_sizes_and_draws():
     check_design(schedule_group(list("ABCD"), 1), list("ABCD"), 2)
     ten = [f"J{i}" for i in range(10)]
     assert len({tuple(schedule_group(ten, seed)) for seed in range(5)}) > 1  # the seed draws
-    with pytest.raises(InvalidInput, match="8 joueurs"):
-        schedule_group([f"J{i}" for i in range(8)], 1)
+    with pytest.raises(InvalidInput, match="11 joueurs"):
+        schedule_group([f"J{i}" for i in range(11)], 1)
+    with pytest.raises(InvalidInput, match="3 joueurs"):
+        schedule_group(list("ABC"), 1)
     with pytest.raises(InvalidInput):
         schedule_group(["A"] * 10, 1)
+
+
+@pytest.mark.parametrize("size, matches, each, times", [
+    (6, 3, 2, {1, 2}),  # 6 × 2 = 3 × 4 seats; 3 × 2 ≤ 2 × 5 partners: two matches each is the most
+    (8, 8, 4, {1, 2}),  # 8 × 4 = 8 × 4; 4 × 3 = 12 ≤ 2 × 7
+    (9, 9, 4, {1, 2}),  # 9 × 4 = 9 × 4; 12 ≤ 2 × 8 (five each would need 45 / 4 matches)
+    (5, 5, 4, {3}),  # 5 r = 4 b needs r = 4: each match leaves one out, every pair meets three times
+])
+def test_sizes_without_an_exact_schedule_get_the_closest_one_and_a_note(size, matches, each, times):
+    # Source « Répartition des groupes »: lowest-division groups « équilibrés en nombre de joueurs »; sizes
+    # where every pair cannot meet exactly twice (2-(v,4,2) designs exist for 4, 7 and 10 only up to ten)
+    # get the closest schedule: every player the same number of matches, every pair at most twice.
+    players = [f"J{i}" for i in range(size)]
+    got = schedule_group(players, 3)
+    assert len(got) == matches and all(len(set(m)) == 4 for m in got)
+    assert set(Counter(p for m in got for p in m).values()) == {each}
+    met = Counter(frozenset(pair) for m in got for pair in combinations(m, 2))
+    assert {met[frozenset(pair)] for pair in combinations(players, 2)} == times
+    note = schedule_note(size)
+    assert f"{matches} matchs, {each} par joueur" in note and f"à {size} joueurs" in note
+    assert schedule_note(4) is None and schedule_note(7) is None and schedule_note(10) is None
 
 
 # === §4 End of season ============================================================================
@@ -362,29 +400,135 @@ def test_a_returning_player_takes_a_vacant_place_before_any_rescue():
     # Without a place at his level, he comes back one division lower.
     result = next_season(pyramid(lowest_size=7, divisions=3), returning=[back], seed=1)
     assert where(result, "Revenant")[0] == 3
-    # And past the lowest division's ten per group, in the division that opens below it.
+    # Past the lowest division's ten per group, a D4 of eight groups does not open for him: he waits.
     result = next_season(pyramid(divisions=3), returning=[back], seed=1)
-    assert where(result, "Revenant")[0] == 4
+    moves = {m.player.name: m for m in result.movements}
+    assert moves["Revenant"].move is Move.WAITING and moves["Revenant"].division is None
+    assert not any(d == 4 for d, _ in result.groups)
+
+
+def returning_d1(name="Revenant", elo=1700):
+    return Player(name, elo, 1, None, Status.RETURNING)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_returning_player_has_priority_over_rescuing_a_relegated_player_of_the_group(seed):
+    # Source « Repêchages »: the place a withdrawal leaves « sera comblée en priorité par le retour d'un
+    # participant ayant évolué à ce niveau. Sinon, elle sera comblée par un repêchage au sein du groupe ».
+    # The source's layout (D1 of 10, D2 of 2 groups, D3 of 4 groups of 7): the 4th of D1 withdraws and a
+    # former D1 player returns: he takes the D1 place and the 7th of D1 goes down.
+    standings = pyramid(lowest_size=7, divisions=3, leaving={(1, 1): {4: Status.WITHDRAWN}})
+    result = next_season(standings, returning=[returning_d1()], seed=seed)
+    moves = {m.player.name: m for m in result.movements}
+    assert (moves["Revenant"].move, moves["Revenant"].division) == (Move.RETURNING, 1)
+    assert (moves["7d1"].move, moves["7d1"].division) == (Move.DOWN, 2)
+    assert sorted(m.player.name for m in result.groups[1, 1]) == sorted(
+        ["1d1", "2d1", "3d1", "5d1", "6d1", "1d2g1", "1d2g2", "2d2g1", "2d2g2", "Revenant"])
+    assert {where(result, n)[0] for n in ("7d1", "8d1", "9d1", "10d1")} == {2}
+    # Without him, the base rule rescues the best of those who were to go down: the 7th stays in D1.
+    moves = {m.player.name: m for m in next_season(standings, seed=seed).movements}
+    assert (moves["7d1"].move, moves["7d1"].division) == (Move.RESCUED, 1)
+    # Same one division lower: the 4th of D2 group 1 withdraws, a former D2 player returns.
+    standings = pyramid(lowest_size=7, divisions=3, leaving={(2, 1): {4: Status.WITHDRAWN}})
+    back = Player("Revenante", 1650, 2, None, Status.RETURNING)
+    result = next_season(standings, returning=[back], seed=seed)
+    moves = {m.player.name: m for m in result.movements}
+    assert (moves["Revenante"].move, moves["Revenante"].division) == (Move.RETURNING, 2)
+    assert (moves["7d2g1"].move, moves["7d2g1"].division) == (Move.DOWN, 3)
+    assert all(len(result.groups[2, j]) == 10 for j in (1, 2))
+    moves = {m.player.name: m for m in next_season(standings, seed=seed).movements}
+    assert (moves["7d2g1"].move, moves["7d2g1"].division) == (Move.RESCUED, 2)
+
+
+def test_a_forfeit_player_is_ranked_last_so_his_departure_rescues_nobody_in_his_group():
+    # Source « Repêchage au sein d'un groupe »: « les joueurs forfaits sont implicitement classés derniers
+    # ex-aequo »; case 3, « Le joueur se retirant doit descendre d'une division : Il n'y a pas de repêchage ».
+    # D1's best player by points goes forfeit: ranked 10th, he goes down (and leaves): D1's 7th goes down too.
+    d1 = [Player(f"P{i}", 1500, 1, 1, Status.FORFEIT if i == 1 else Status.ACTIVE) for i in range(1, 11)]
+    matches = [[Seat(f"P{i}", 200 - 10 * i) for i in block] for block in ((1, 2, 3, 4), (5, 6, 7, 8), (1, 8, 9, 10))]
+    table = group_standings(d1, matches)  # P1 won both his matches
+    assert table[-1].player.name == "P1" and table[-1].position == 10
+    standings = pyramid(lowest_size=7, divisions=3)
+    standings[1, 1] = table
+    result = next_season(standings, seed=2)
+    moves = {m.player.name: m for m in result.movements}
+    assert moves["P1"].move is Move.FORFEIT
+    assert [moves[s.player.name].move for s in table[:9]] == [Move.STAY] * 6 + [Move.DOWN] * 3
+    # D2 receives three from D1 instead of four: the place is D2's to fill (a 7th of D2 rescued).
+    assert sum(moves[f"7d2g{g}"].move is Move.RESCUED for g in (1, 2)) == 1
+
+
+def test_a_returning_player_without_a_place_at_his_level_takes_the_nearest_one_above():
+    # Source « Retrait du championnat »: « réintégré dans la division dans laquelle il se serait trouvé …
+    # (ou dans la division la plus proche possible) ». D1: nine withdraw, the 10th stays (rescued); D2 (the
+    # lowest, two groups of four) sends its 1sts and 2nds up and its 3rds and 4ths are rescued up: D1 has
+    # 1 + 4 + 4 = 9 players, a place nobody can fill. Twenty-one former D2 players come back: twenty fill
+    # D2, the last by Elo finds no place there and takes the place in D1 (a D3 would not open for one).
+    leaving = {(1, 1): dict.fromkeys(range(1, 10), Status.WITHDRAWN)}
+    standings = {(1, 1): group(1, 1, 10, leaving[1, 1]), (2, 1): group(2, 1, 4), (2, 2): group(2, 2, 4)}
+    back = [Player(f"R{i:02d}", 2000 - i, 2, None, Status.RETURNING) for i in range(21)]
+    result = next_season(standings, returning=back, seed=1)
+    moves = {m.player.name: m for m in result.movements}
+    assert (moves["R20"].move, moves["R20"].division) == (Move.RETURNING, 1)
+    assert len(result.groups[1, 1]) == 10 and not any("sans joueur" in w for w in result.warnings)
+    assert sorted(len(result.groups[2, j]) for j in (1, 2)) == [10, 10]
+    assert {moves[f"R{i:02d}"].division for i in range(20)} == {2}
+
+
+def test_the_lowest_division_is_balanced_in_size():
+    # Source « Répartition des groupes »: « Les groupes de la division la plus basse devront être équilibrés
+    # en nombre de joueurs ». D3 (4 groups of 4, 10, 4, 10) keeps 2 + 8 + 2 + 8 = 20 players, receives 8 from
+    # D2 and 2 new players: 30 in 4 groups, 8, 8, 7, 7 (not 6/5/7/7 or worse as the permutation leaves them).
+    standings = pyramid(divisions=3)
+    standings[3, 1], standings[3, 3] = group(3, 1, 4), group(3, 3, 4)
+    newcomers = [Player("N1", 1500), Player("N2", 1400)]
+    for seed in range(8):
+        result = next_season(standings, newcomers, seed=seed)
+        assert sorted(len(result.groups[3, j]) for j in range(1, 5)) == [7, 7, 8, 8]
+        eight = [w for w in result.warnings if "8 joueurs" in w]
+        assert len(eight) == 1 and "pas de calendrier où chaque paire se rencontre exactement deux fois" in eight[0]
+        assert not any("7 joueurs" in w for w in result.warnings)  # seven has an exact schedule
+
+
+def test_one_new_player_too_many_does_not_open_a_division_of_empty_groups():
+    # D1, D2 and D3 full: one new player would open a D4 of eight groups, seven of them empty. He waits.
+    result = next_season(pyramid(divisions=3), [Player("N1", 1500)], seed=1)
+    moves = {m.player.name: m for m in result.movements}
+    assert moves["N1"].move is Move.WAITING and moves["N1"].division is None
+    assert max(d for d, _ in result.groups) == 3
+    assert any("N1" in w and "en attente" in w and "32 joueurs" in w for w in result.warnings)
+    # Thirty-two (four per group) open it, balanced.
+    newcomers = [Player(f"N{i}", 1500 - i) for i in range(32)]
+    result = next_season(pyramid(divisions=3), newcomers, seed=1)
+    assert [len(result.groups[4, j]) for j in range(1, 9)] == [4] * 8
 
 
 def test_the_first_season_fills_the_divisions_by_elo():
     # Source « Répartition des groupes »: the first season by Boîte à Jeux Elo.
-    players = [Player(f"P{i:02d}", 2000 - i) for i in range(35)]
+    players = [Player(f"P{i:02d}", 2000 - i) for i in range(46)]
     result = next_season({}, players, seed=1)
     assert sorted(m.player.name for m in result.groups[1, 1]) == [f"P{i:02d}" for i in range(10)]
     d2 = result.groups[2, 1] + result.groups[2, 2]
     assert sorted(m.player.name for m in d2) == [f"P{i:02d}" for i in range(10, 30)]
-    assert sorted(len(result.groups[3, j]) for j in range(1, 5)) == [1, 1, 1, 2]
-    assert result.warnings  # groups too small for a match of four
+    assert sorted(len(result.groups[3, j]) for j in range(1, 5)) == [4, 4, 4, 4]
+    # Five beyond D2 would make a D3 of four groups of one or two: they wait (a warning names them).
+    result = next_season({}, players[:35], seed=1)
+    assert max(d for d, _ in result.groups) == 2
+    assert [m.move for m in result.movements[-5:]] == [Move.WAITING] * 5
+    assert any("P34" in w and "en attente" in w for w in result.warnings)
 
 
 def test_too_many_new_players_open_a_division():
     standings = pyramid(divisions=2)
-    newcomers = [Player(f"N{i}", 1500 - i) for i in range(6)]
+    newcomers = [Player(f"N{i}", 1500 - i) for i in range(16)]
     result = next_season(standings, newcomers, seed=1)
-    # D2 keeps its 3rd-10th (8 per group) and gets D1's 7th-10th: 20, full; the six new open a D3.
-    assert sum(len(result.groups[3, j]) for j in range(1, 5)) == 6
+    # D2 keeps its 3rd-10th (8 per group) and gets D1's 7th-10th: 20, full; sixteen new open a D3 of 4 × 4.
+    assert [len(result.groups[3, j]) for j in range(1, 5)] == [4] * 4
     assert any("D3" in w for w in result.warnings)
+    # Six would not: they wait.
+    result = next_season(standings, newcomers[:6], seed=1)
+    assert not any(d == 3 for d, _ in result.groups)
+    assert {m.player.name for m in result.movements if m.move is Move.WAITING} == {f"N{i}" for i in range(6)}
 
 
 @st.composite
@@ -395,21 +539,29 @@ def seasons(draw):
     leaving = {(d, g): {p: draw(statuses) for p in range(1, 11)}
                for d in range(1, divisions + 1) for g in range(1, 2 ** (d - 1) + 1)}
     newcomers = [Player(f"N{i}", draw(st.integers(1000, 2000))) for i in range(draw(st.integers(0, 12)))]
-    return pyramid(lowest, divisions, leaving), newcomers, draw(st.integers(0, 1000))
+    returning = [Player(f"R{i}", draw(st.integers(1000, 2000)), draw(st.integers(1, 4)), None, Status.RETURNING)
+                 for i in range(draw(st.integers(0, 4)))]
+    return pyramid(lowest, divisions, leaving), newcomers + returning, draw(st.integers(0, 1000))
 
 
 @given(seasons())
 @settings(max_examples=40, deadline=None)
 def test_every_player_who_stays_has_exactly_one_place(season):
-    standings, newcomers, seed = season
-    result = next_season(standings, newcomers, seed=seed)
+    standings, arrivals, seed = season
+    newcomers = [p for p in arrivals if p.status is Status.ACTIVE]
+    returning = [p for p in arrivals if p.status is Status.RETURNING]
+    result = next_season(standings, newcomers, returning, seed=seed)
     placed = Counter(m.player.name for members in result.groups.values() for m in members)
-    expected = {s.player.name for table in standings.values() for s in table
-                if not s.player.status.leaves} | {p.name for p in newcomers}
-    assert set(placed) == expected and set(placed.values()) <= {1}
+    waiting = {m.player.name for m in result.movements if m.move is Move.WAITING}
+    staying = {s.player.name for table in standings.values() for s in table if not s.player.status.leaves}
+    assert staying <= set(placed) and not waiting & set(placed) and set(placed.values()) <= {1}
+    assert set(placed) | waiting == staying | {p.name for p in arrivals}
     lowest = max(d for d, _ in standings)
     for (d, _), members in result.groups.items():
         assert len(members) <= 10
         if d < lowest and not result.warnings:
             assert len(members) == 10
-    assert layout(next_season(standings, list(reversed(newcomers)), seed=seed)) == layout(result)
+    for d in {d for d, _ in result.groups if d >= lowest}:  # « équilibrés en nombre de joueurs »
+        sizes = [len(members) for (dd, _), members in result.groups.items() if dd == d]
+        assert max(sizes) - min(sizes) <= 1
+    assert layout(next_season(standings, list(reversed(newcomers)), returning[::-1], seed=seed)) == layout(result)

@@ -93,11 +93,20 @@ def test_points_interrupted_has_no_winner_bonus():
 
 @pytest.mark.parametrize(
     "text",
-    ["organisateur", "Organisateur", " ORGANISATEUR ", "aide", "Aide", "annulé", "Annulé", "annule", "  ANNULE\u00a0"],
+    ["organisateur", "Organisateur", " ORGANISATEUR ", "aide", "Aide"],
 )
 def test_role_text_gives_100(text):
     out = TDF_TOURNAMENT([[1.0], [text], [2.0]])
     assert out == [[1002.0], [100.0], [100.0]]
+
+
+@pytest.mark.parametrize("text", ["annulé", "Annulé", "annule", "  ANNULE\u00a0"])
+def test_cancelled_gives_100_only_in_a_cancelled_tournament(text):
+    # tdf.md §1 / source: « En cas d'annulation d'un tournoi au dernier moment …, les joueurs présents sur place
+    # marquent aussi 100 points »: a cancelled tournament has no places (the batch mode refuses them too).
+    assert TDF_TOURNAMENT([[text], [text]]) == [[100.0], [100.0]]
+    out = TDF_TOURNAMENT([[1.0], [text], [2.0]])
+    assert isinstance(out, str) and out.startswith("#un tournoi annulé n'a pas de classement")
 
 
 def test_vacant_place_closes_up():
@@ -276,7 +285,7 @@ place_cells = st.one_of(
     st.integers(1, 30).map(float),
     st.none(),
     st.just(""),
-    st.sampled_from(["organisateur", "Aide", "ANNULE"]),
+    st.sampled_from(["organisateur", "Aide"]),  # « annulé » only without places (test above)
 )
 
 

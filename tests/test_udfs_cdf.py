@@ -42,7 +42,7 @@ def test_pastis_blank_cell_is_a_power_without_player():
     ([[9.0], [8.0], [7.0], [5.0], [3.0], [2.0], [2.5]], None, 7, "entier de 0 à 34"),
     ([[9.0], [8.0], [7.0], [5.0], [3.0], [2.0], ["sept"]], None, 7, "centres, cellule 7"),
     ([[9.0], [8.0], [7.0], [5.0], [3.0], [6.0], [1.0]], None, 7, "39 centres"),
-    ([[9.0], [8.0], [7.0], [5.0], [3.0], [2.0], [1.0]], [[None]], 7, "autant de cellules"),
+    ([[9.0], [8.0], [7.0], [5.0], [3.0], [2.0], [0.0]], [[None], [None]], 7, "autant de cellules"),
     ([[9.0], [8.0], [7.0], [5.0], [3.0], [2.0], [0.0]], [[None]] * 6 + [[6.0]], 5.0, "years_survived, cellule 7"),
     ([[9.0], [8.0], [7.0], [5.0], [3.0], [2.0], [0.0]], [[None]] * 6 + [[3.0]], 8.0, "years_played"),
     ([[0.0]] * 7, [[3.0]] * 7, 7, "aucun centre"),  # nobody has a centre: not a board

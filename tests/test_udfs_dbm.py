@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from xlcircuit.limits import DBM_MAX_ROUNDS
 from xlcircuit.mechanics import format_half_up
 from xlcircuit.udfs import DBM_BEST4, DBM_CLASS_VALUE, DBM_CMM, DBM_POINTS, DBM_REFEREE, DBM_VALUE
 
@@ -93,8 +94,11 @@ def test_ties_referee_and_best_four():
     (lambda: DBM_CMM(6.0), "#mvb : nombre de 1 à 5 attendu, trouvé 6"),
     (lambda: DBM_VALUE(row(["O", "Q"]), 4.0), "#values, cellule 2 : code de classe"),
     (lambda: DBM_VALUE(row([None, ""]), 4.0), "#values : au moins une valeur"),
-    (lambda: DBM_VALUE(row(["O"]), 0.0), "#rounds : entier de 1 à 100 attendu, trouvé 0"),
-    (lambda: DBM_VALUE(row(["O"]), 4.5), "#rounds : entier de 1 à 100 attendu, trouvé 4,5"),
+    (lambda: DBM_VALUE(row(["O"]), 0.0), f"#rounds : entier de 1 à {DBM_MAX_ROUNDS} attendu, trouvé 0"),
+    (lambda: DBM_VALUE(row(["O"]), 4.5), f"#rounds : entier de 1 à {DBM_MAX_ROUNDS} attendu, trouvé 4,5"),
+    # One bound for the rounds, the workbook's (xlcircuit.limits): 11 rounds is a typing mistake here too.
+    (lambda: DBM_VALUE(row(["O"]), DBM_MAX_ROUNDS + 1.0),
+     f"#rounds : entier de 1 à {DBM_MAX_ROUNDS} attendu, trouvé {DBM_MAX_ROUNDS + 1}"),
     (lambda: DBM_POINTS(120.0, 13.0, 12.0), "#place : entier de 1 à 12 attendu, trouvé 13"),
     (lambda: DBM_POINTS(120.0, 2.6, 12.0), "#place : entier de 1 à 12 attendu, trouvé 2,6"),
     (lambda: DBM_POINTS(120.0, 11.0, 12.0, 3.0), "#tied : entier de 1 à 2 attendu, trouvé 3"),

@@ -20,7 +20,15 @@ def test_vp_by_place_and_shape():
     assert TORRES_VP([[120.0], [120.0], [100.0], [90.0]]) == [[6.0], [6.0], [2.0], [1.0]]  # (8 + 4) / 2
 
 
-def test_vp_with_forfeit_or_delayed_players():
+def test_the_fictitious_player_is_typed_like_anyone_and_takes_his_place():
+    # Source « Classement »: victory points « suivant la place obtenue dans la partie »; the fictitious player
+    # « a de fortes chances d'être dernier », no more. A 100, Forfait 95, B 90, C 80: A 8, B 2, C 1.
+    assert TORRES_VP([[100.0], [95.0], [90.0], [80.0]]) == [[8.0], [4.0], [2.0], [1.0]]
+
+
+def test_vp_with_delayed_players():
+    # Source « Durée du championnat »: who delayed an unfinished match « ne marquent aucun point de victoire,
+    # le classement des joueurs restants étant déterminé par le dernier décompte ».
     # B flagged: 0; C 123, A 115, D 110 take 8, 4, 2.
     assert TORRES_VP(SOURCE, [[False], [True], [None], [0.0]]) == [[4.0], [0.0], [8.0], [2.0]]
     assert TORRES_VP(SOURCE, None) == TORRES_VP(SOURCE)  # omitted

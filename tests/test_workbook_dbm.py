@@ -77,13 +77,35 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     assert '"oui"' in [dv.formula1 for dv in wb["Résultats"].data_validations.dataValidation]
 
 
-def test_a_fresh_template_asks_for_the_thresholds(tmp_path):
+def test_blank_thresholds_are_the_reforms_first_season_with_a_warning(tmp_path):
+    # Source, VAJ: « (0) passent (S) … tant que leur moyenne est égale ou supérieure à la moyenne finale du
+    # dernier joueur « actif » (S) de la saison précédente »: the reform's first season has none (its classes
+    # come « des niveaux » of 97/98), so blank thresholds are valid: no (O) → (S), no (F) → (O); the
+    # 15-point passages still apply.
     path = save_atomic(dbm_book.new_workbook(), tmp_path / "neuf.xlsx")
-    with pytest.raises(WorkbookProblems) as caught:
-        dbm_book.compute(Book(path))
-    messages = [(p.cell, p.message) for p in caught.value.problems]
-    assert [cell for cell, _ in messages] == ["B5", "B6"]
-    assert "seuil_S manquant" in messages[0][1] and "seuil_O manquant" in messages[1][1]
+    summary = dbm_book.compute(Book(path))
+    assert (summary.thresholds.seuil_s, summary.thresholds.seuil_o) == (None, None)
+    assert any(w.startswith("seuil_S vide : première saison de la réforme") for w in summary.warnings)
+    assert any(w.startswith("seuil_O vide : première saison de la réforme") for w in summary.warnings)
+    # Poule 1 on 01/10: Ana (F) 1st, Ivan (I) 2nd, three (O): SVB 2 + 1 + 9 = 12, MVB 2.4 > 2.25: CMM 9.00,
+    # VFT 2.4 × 9 × 4 = 86.4. Ana's average 86.4 is far above any threshold: without seuil_O she still plays
+    # (F) on 01/11. Ivan: 86.4 / 2^(4/5) = 49.62 > 15: he plays (F) on 01/11.
+    joueurs = [("Ana", "Club A", "F"), ("Ivan", "Club A", "I")] + [(f"P{i}", "Club B", "O") for i in range(3)]
+    tournois = [("Poule 1", OCT, 4, None), ("Poule 2", dt.date(2025, 11, 1), 4, None)]
+    resultats = [(t, "Ana", None, 1, None) for t in ("Poule 1", "Poule 2")] + [
+        (t, "Ivan", None, 2, None) for t in ("Poule 1", "Poule 2")] + [
+        (t, f"P{i}", None, i + 3, None) for t in ("Poule 1", "Poule 2") for i in range(3)]
+    summary, wb = fill(season(tmp_path / "premiere.xlsx", joueurs, tournois, resultats, seuils=(None, None)))
+    vaj = {(p["Joueur"], p["Tournoi"]): p["VAJ"] for p in table_dicts(wb["Points"], "Points")}
+    assert table_dicts(wb["Valeurs"], "Valeurs")[0]["VFT"] == pytest.approx(86.4)
+    assert (vaj["Ana", "Poule 1"], vaj["Ana", "Poule 2"]) == ("F", "F")
+    assert (vaj["Ivan", "Poule 1"], vaj["Ivan", "Poule 2"]) == ("I", "F")
+    assert len([w for w in summary.warnings if "première saison de la réforme" in w]) == 2
+    # A typed threshold is still read, and text is still refused.
+    summary, _ = fill(season(tmp_path / "un.xlsx", joueurs, tournois, resultats, seuils=(None, 40)))
+    assert (summary.thresholds.seuil_s, summary.thresholds.seuil_o) == (None, 40)
+    with pytest.raises(WorkbookProblems):
+        dbm_book.compute(Book(season(tmp_path / "texte.xlsx", joueurs, tournois, resultats, seuils=(None, "x"))))
 
 
 # --- the example season --------------------------------------------------------------------------------

@@ -6,9 +6,6 @@ import hashlib
 import io
 import os
 import random
-import signal
-import subprocess
-import sys
 import time
 import zipfile
 from pathlib import Path
@@ -18,10 +15,9 @@ import openpyxl.xml
 import pytest
 from openpyxl.chart import BarChart, Reference
 
-from conftest import leader, table_rows, write_season
+from conftest import leader
 from xlcircuit.workbook.examples import load
 
-import generate  # benchmarks/generate.py, on the path by conftest
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookError
 from xlcircuit.workbook import Book, io as book_io

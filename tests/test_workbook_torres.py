@@ -18,6 +18,7 @@ from xlcircuit import torres
 from xlcircuit.workbook.examples import load
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
+from xlcircuit.udfs import TORRES_VP
 from xlcircuit.workbook import Book, libreoffice
 from xlcircuit.workbook import torres as torres_book
 from xlcircuit.workbook.io import save_atomic
@@ -90,8 +91,12 @@ def test_unfinished_match_tie_and_forfeit_lines(filled):
     assert "retardé" in unfinished["Quentin"][3]
     # Juliette and Isidore tied on 152: they share (8 + 4) / 2 = 6; Fanny 127: 2; Hortense 76: 1.
     assert {k: v[1] for k, v in match((3, 1, 1)).items()} == {"Juliette": 6, "Isidore": 6, "Fanny": 2, "Hortense": 1}
+    # The fictitious « Forfait » is placed by his points like anyone (source « Classement »: « suivant la place
+    # obtenue dans la partie »): last of each of his four matches here (45, 42, 46, 31), he takes the 1 VP of
+    # the 4th place, which count for nobody.
     fictitious = [p for p in points if p["Joueur"] == "Forfait"]
-    assert len(fictitious) == 4 and all(p["Points de victoire"] == 0 and "fictif" in p["Remarque"] for p in fictitious)
+    assert len(fictitious) == 4 and all((p["Place"], p["Points de victoire"]) == (4, 1) and "fictif" in p["Remarque"]
+                                        for p in fictitious)
 
 
 def test_general_standings_one_table_sorted_with_every_tie_breaker(filled):
@@ -133,6 +138,25 @@ def test_movements_and_next_season(filled):
     assert sizes[1, 1] == sizes[2, 1] == sizes[2, 2] == 10
     assert sum(sizes[3, g] for g in range(1, 5)) == 58 + 12 - 2 - 30  # all but the leavers and D1, D2
     assert max(sizes[3, g] for g in range(1, 5)) - min(sizes[3, g] for g in range(1, 5)) <= 1
+
+
+def test_the_forfeit_players_points_are_typed_and_agree_with_torres_vp(tmp_path):
+    # The case: A 100, Forfait 95, B 90, C 80. The fictitious player replaces D (forfeit) and takes
+    # the 2nd place by his points: A 8, B 2, C 1 in the Points table, in the standings and from TORRES_VP.
+    joueurs = [("A", 1500, 1, 1), ("B", 1500, 1, 1), ("C", 1500, 1, 1), ("D", 1500, 1, 1, "forfait")]
+    matchs = [(1, 1, 1, "A", 100, None), (1, 1, 1, "Forfait", 95, None), (1, 1, 1, "B", 90, None),
+              (1, 1, 1, "C", 80, None)]
+    path = workbook(tmp_path, joueurs, matchs)
+    book = Book(path)
+    torres_book.fill(book)
+    book.save()
+    wb = openpyxl.load_workbook(path)
+    points = {p["Joueur"]: (p["Place"], p["Points de victoire"]) for p in table_dicts(wb["Points"], "Points")}
+    assert points == {"A": (1, 8), "Forfait": (2, 4), "B": (3, 2), "C": (4, 1)}
+    assert [v for _, v in points.values()] == [row[0] for row in TORRES_VP([[100.0], [95.0], [90.0], [80.0]])]
+    general = table_dicts(wb["Classement général"], "ClassementGeneral")
+    standings = {r["Joueur"]: r["Points de victoire"] for r in general}
+    assert standings == {"A": 8, "B": 2, "C": 1, "D": 0}
 
 
 def test_problems_are_all_reported_with_their_cells_and_nothing_is_written(tmp_path):
@@ -203,14 +227,24 @@ def test_schedule_command_draws_each_group_and_is_reproducible(tmp_path, capsys)
     assert main(["fill", str(tmp_path / "a.xlsx")]) == 0
 
 
-def test_schedule_refuses_a_group_without_a_design_and_checks_joueurs_first(tmp_path, capsys):
+def test_schedule_draws_the_closest_calendar_for_other_sizes_and_checks_joueurs_first(tmp_path, capsys):
     path = workbook(tmp_path, [(f"J{i}", 1500, 1, 1) for i in range(8)] + [("X", "haut", 2, 1)])
     assert main(["schedule", str(path)]) == 1
     err = capsys.readouterr().err
     assert "Joueurs!B10" in err and "Elo" in err
+    # Eight players: no calendar where every pair meets exactly twice; the closest one (8 matches, 4 each,
+    # every pair once or twice), said so.
     path = workbook(tmp_path, [(f"J{i}", 1500, 1, 1) for i in range(8)])
+    assert main(["schedule", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "à 8 joueurs, pas de calendrier où chaque paire se rencontre exactement deux fois" in out
+    assert "8 matchs, 4 par joueur" in out
+    calendar = read_calendar(path)
+    assert len(calendar) == 32 and set(Counter(r["Joueur"] for r in calendar).values()) == {4}
+    # Three players cannot play a match of four: refused.
+    path = workbook(tmp_path, [(f"J{i}", 1500, 1, 1) for i in range(3)])
     assert main(["schedule", str(path)]) == 1
-    assert "8 joueurs" in capsys.readouterr().err
+    assert "3 joueurs" in capsys.readouterr().err
 
 
 def test_default_seed_comes_from_the_season_name(tmp_path, capsys):

@@ -5,4 +5,12 @@ library only; :mod:`xlcircuit.workbook` (openpyxl), :mod:`xlcircuit.udfs` (xlwin
 :mod:`xlcircuit.cli` are thin adapters around it.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one version source (pyproject.toml reads it)
+
+
+def main() -> None:
+    """The starter workbook's SampleCall macro runs this (``import xlcircuit; xlcircuit.main()``): every formula
+    is recalculated, so that the functions just imported replace their #NOM? (:mod:`xlcircuit.excel.macros`)."""
+    from .excel.macros import recalculate
+
+    recalculate()

@@ -12,9 +12,10 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Violation, raise_first
 from .mechanics import competition_ranks_by, rank_key, weighted_best
 from .text import fold
 
@@ -24,6 +25,7 @@ SOLO_CENTRES = 18
 SOLO_SCORE = 102.0
 #: A game lasts seven years (1901-1907) unless ended earlier by a unanimous vote (§II.4a, §II.4g).
 YEARS = 7
+FIRST_YEAR = 1901
 PLAYERS = 7
 #: No solo (§IV.1): points per centre, for still having a centre, bonus of a single leader, of x tied leaders.
 PER_CENTRE = 2.0
@@ -53,6 +55,9 @@ MAX_TEAM = 3  # §IV.5a
 BALLOTS = {"3+1": (3, 1), "2+2": (2, 2)}
 BEST_GAMES = 3
 
+
+#: A ranking key: a tuple compared item by item, the most important first.
+Key = tuple[Any, ...]
 
 #: How a message names a blank cell ("… attendu ; trouvé une cellule vide").
 BLANK = "une cellule vide"
@@ -252,8 +257,15 @@ def round_score(game_scores: Sequence[float]) -> float:
     """§II.2b4: one round's score; two simultaneous boards give the better of 80% + 40% and 100% + 0%."""
     if not 1 <= len(game_scores) <= MAX_SIMULTANEOUS:
         raise InvalidInput(f"une ou deux parties par ronde attendues ; trouvé {len(game_scores)}")
-    best = max(game_scores)
-    return max(weighted_best(game_scores, SIMULTANEOUS), best) if len(game_scores) == 2 else best
+    return weighted_best(game_scores, simultaneous_weights(game_scores))
+
+
+def simultaneous_weights(game_scores: Sequence[float]) -> tuple[float, ...]:
+    """§II.2b4: the weights a round's score gives its games, best first: one game 100%; two simultaneous
+    boards 80% + 40% when that is more than the better at 100% (+ 0%)."""
+    if len(game_scores) == MAX_SIMULTANEOUS and weighted_best(game_scores, SIMULTANEOUS) > max(game_scores):
+        return SIMULTANEOUS
+    return (1.0,) + (0.0,) * (len(game_scores) - 1)
 
 
 def qualifying_score(round_scores: Sequence[float]) -> float:
@@ -468,9 +480,9 @@ class _Ranker:
         return result
 
     def keys(self, names: Sequence[str], score: Callable[[str], float], first: Callable[[str], int] = lambda n: 0
-             ) -> dict[str, tuple]:
+             ) -> dict[str, Key]:
         """The ranking key of each player: (first, -score, -confrontation, games, -best game, centres, youth)."""
-        groups: dict[tuple, list[str]] = defaultdict(list)
+        groups: dict[Key, list[str]] = defaultdict(list)
         for name in names:
             groups[(first(name), rank_key(score(name)))].append(name)
         keys = {}
@@ -486,7 +498,7 @@ class _Ranker:
         return keys
 
     def ranked(self, names: Iterable[str], score: Callable[[str], float],
-               first: Callable[[str], int] = lambda n: 0) -> list[tuple[str, int, tuple]]:
+               first: Callable[[str], int] = lambda n: 0) -> list[tuple[str, int, Key]]:
         """(name, place, key), best first; players still equal after every tie-breaker share a place."""
         names = list(names)
         keys = self.keys(names, score, first)
@@ -494,7 +506,7 @@ class _Ranker:
         return sorted(((n, places[n], keys[n]) for n in names), key=lambda t: (t[1], fold(t[0]), t[0]))
 
 
-def decided_by(key: tuple, neighbour: tuple | None, names: Sequence[str], start: int = 2) -> str | None:
+def decided_by(key: Key, neighbour: Key | None, names: Sequence[str], start: int = 2) -> str | None:
     """The name of the first tie-breaker that differs between two keys equal on their score."""
     if neighbour is None or key[:start] != neighbour[:start]:
         return None
@@ -504,7 +516,7 @@ def decided_by(key: tuple, neighbour: tuple | None, names: Sequence[str], start:
     return None
 
 
-def _decisions(ranked: Sequence[tuple[str, int, tuple]], names: Sequence[str], start: int = 2) -> dict[str, str]:
+def _decisions(ranked: Sequence[tuple[str, int, Key]], names: Sequence[str], start: int = 2) -> dict[str, str]:
     """For each player equal on score with a neighbour, the tie-breaker that placed them."""
     found: dict[str, str] = {}
     for i, (name, _, key) in enumerate(ranked):
@@ -516,35 +528,168 @@ def _decisions(ranked: Sequence[tuple[str, int, tuple]], names: Sequence[str], s
     return found
 
 
-def _check_votes(votes: Sequence[Vote], seated: Mapping[tuple[int, str], set[str]]) -> None:
-    seen: set[tuple] = set()
-    for vote in votes:
+# --- Checks of the typed lines: located violations (index, field, message) ------------------------
+
+#: How a check names another record in its messages, by its index (an adapter passes its own: "ligne 7").
+Where = Callable[[int], str]
+
+
+def _numbered(index: int) -> str:
+    return f"n° {index + 1}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One typed line of the boards: a player's seat at one board of a round, and the board's length
+    in years when this line gives it."""
+
+    round: int
+    table: str
+    seat: Seat
+    years: int | None = None
+
+
+def _raised(check: Callable[[], object]) -> str | None:
+    """The message of the InvalidInput a check raises, or None when it passes."""
+    try:
+        check()
+    except InvalidInput as error:
+        return str(error)
+    return None
+
+
+def line_violations(line: Line, index: int = 0) -> list[Violation]:
+    """§III.2 and §IV.1 on one line: an order of choice only on the top board (the final round), and
+    a seat the scoring can take (``check_seat``)."""
+    found = []
+    if line.seat.choice is not None and line.round != ROUNDS:
+        found.append(Violation(index, "choice", f"ordre de choix en ronde {line.round} : seule la table finale "
+                                                f"(ronde {ROUNDS}) en a un"))
+    seat = _raised(partial(check_seat, line.seat, line.years or YEARS))
+    if seat is not None:
+        eliminated = line.seat.centres == 0 or line.seat.survived is not None
+        found.append(Violation(index, "survived" if eliminated else "centres", seat))
+    return found
+
+
+def boards_of(lines: Sequence[Line], short: bool = False) -> tuple[list[Board], list[Violation]]:
+    """The boards the lines make (by round, then table), and every violation, located on a line: a line
+    the scoring cannot take (``line_violations``) is left out; a board with several lengths (§II.4g) or
+    that ``check_board`` refuses is reported on its first line and left out; a player on more than
+    ``MAX_SIMULTANEOUS`` boards of a round (§II.2b3) on his last line."""
+    violations: list[Violation] = []
+    grouped: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for i, line in enumerate(lines):
+        found = line_violations(line, i)
+        violations += found
+        if not found:
+            grouped[(line.round, line.table)].append(i)
+    boards = []
+    for (ronde, table), group in sorted(grouped.items(), key=lambda item: (item[0][0], fold(item[0][1]))):
+        lengths = {years for i in group if (years := lines[i].years) is not None}
+        if len(lengths) > 1:
+            shown = ", ".join(map(str, sorted(lengths)))
+            violations.append(Violation(group[0], "years", f"table {table} de la ronde {ronde} : plusieurs durées "
+                                                           f"({shown}) : une par partie"))
+            continue
+        board = Board(ronde, table, tuple(lines[i].seat for i in group), lengths.pop() if lengths else YEARS)
+        refused = _raised(partial(check_board, board.seats, board.years, short))
+        if refused is not None:
+            violations.append(Violation(group[0], "table", f"table {table} de la ronde {ronde} : {refused}"))
+            continue
+        boards.append(board)
+    per_round: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for i in sorted(i for group in grouped.values() for i in group):
+        per_round[(lines[i].seat.player, lines[i].round)].append(i)
+    for (player, ronde), group in per_round.items():
+        if len(group) > MAX_SIMULTANEOUS:
+            violations.append(Violation(group[-1], "player", f"{player} a {len(group)} parties à la ronde {ronde} : "
+                                                             f"{MAX_SIMULTANEOUS} simultanées au plus"))
+    return boards, violations
+
+
+def seated_at(boards: Iterable[Board]) -> dict[tuple[int, str], set[str]]:
+    """Who sat at each board: (round, table) -> the players."""
+    seated: dict[tuple[int, str], set[str]] = defaultdict(set)
+    for board in boards:
+        seated[board.key].update(seat.player for seat in board.seats)
+    return dict(seated)
+
+
+def team_violations(players: Sequence[Player]) -> list[Violation]:
+    """§IV.5a: a team has three players at most; each one beyond is reported on his own record."""
+    members: dict[str, list[str]] = defaultdict(list)
+    found = []
+    for i, player in enumerate(players):
+        if not player.team:
+            continue
+        team = members[player.team]
+        if len(team) >= MAX_TEAM:
+            found.append(Violation(i, "team", f"l'équipe « {player.team} » a déjà {MAX_TEAM} joueurs "
+                                              f"({', '.join(team)}) : {MAX_TEAM} joueurs au plus"))
+        else:
+            team.append(player.name)
+    return found
+
+
+def vote_violations(votes: Sequence[Vote], seated: Mapping[tuple[int, str], Collection[str]],
+                    where: Where = _numbered) -> list[Violation]:
+    """§IV.6b2: a ballot is cast at a board that was played, by one of its players, for two others of
+    it, and once per voter and category at a board (``seated``: who sat at each board)."""
+    found: list[Violation] = []
+    seen: dict[tuple[int, str, str, Category], int] = {}
+    for i, vote in enumerate(votes):
         board = seated.get((vote.round, vote.table))
         if board is None:
-            raise InvalidInput(f"vote de {vote.voter} : pas de table {vote.table} à la ronde {vote.round}")
-        for name in (vote.voter, vote.first, vote.second):
-            if name not in board:
-                raise InvalidInput(f"vote de {vote.voter} : {name} n'a pas joué à la table {vote.table} "
-                                   f"de la ronde {vote.round}")
-        if len({vote.voter, vote.first, vote.second}) < 3:
-            raise InvalidInput(f"vote de {vote.voter} : deux autres joueurs, différents, attendus")
-        key = (vote.round, vote.table, vote.voter, vote.category)
-        if key in seen:
-            raise InvalidInput(f"{vote.voter} a voté deux fois « {vote.category.value} » à la table {vote.table} "
-                               f"de la ronde {vote.round}")
-        seen.add(key)
+            found.append(Violation(i, "table", f"pas de table {vote.table} à la ronde {vote.round} dans la table "
+                                               "Parties"))
+            continue
+        absent = [Violation(i, field, f"{name} n'a pas joué à la table {vote.table} de la ronde {vote.round}")
+                  for field, name in (("voter", vote.voter), ("first", vote.first), ("second", vote.second))
+                  if name not in board]
+        if absent:
+            found += absent
+        elif len({vote.voter, vote.first, vote.second}) < 3:
+            found.append(Violation(i, "second", "le votant désigne deux autres joueurs, différents"))
+        elif (key := (vote.round, vote.table, vote.voter, vote.category)) in seen:
+            found.append(Violation(i, "category", f"{vote.voter} a déjà voté « {vote.category.value} » pour cette "
+                                                  f"partie ({where(seen[key])})"))
+        else:
+            seen[key] = i
+    return found
 
 
-def run_championship(players: Mapping[str, Player], boards: Sequence[Board], votes: Sequence[Vote] = (),
-                     favourites: Sequence[tuple[str, str]] = (), top_board: bool = True,
-                     short: bool = False) -> Championship:
-    """Score every board and publish the championship: qualification and top board (§III),
-    final ranking (§IV.3), teams (§IV.5), awards (§IV.6) and best countries (§IV.7).
+def favourite_violations(favourites: Sequence[tuple[str, str]], seated: Mapping[tuple[int, str], Collection[str]],
+                         where: Where = _numbered) -> list[Violation]:
+    """§IV.6b1: the favourite-player vote is cast once by each player of the last round, for another
+    player of the championship (``seated``: who sat at each board). Fields ``voter`` and ``favourite``."""
+    known = {name for names in seated.values() for name in names}
+    last_round = max((r for r, _ in seated), default=0)
+    last = {name for (r, _), names in seated.items() if r == last_round for name in names}
+    found: list[Violation] = []
+    seen: dict[str, int] = {}
+    for i, (voter, chosen) in enumerate(favourites):
+        unknown = [Violation(i, field, f"{name} n'a joué aucune partie")
+                   for field, name in (("voter", voter), ("favourite", chosen)) if name not in known]
+        if unknown:
+            found += unknown
+        elif voter not in last:
+            found.append(Violation(i, "voter", f"{voter} n'a pas joué la dernière ronde : seuls ses joueurs votent"))
+        elif voter == chosen:
+            found.append(Violation(i, "favourite", "on ne vote pas pour soi-même"))
+        elif voter in seen:
+            found.append(Violation(i, "voter", f"{voter} a déjà voté ({where(seen[voter])}) : un vote par joueur"))
+        else:
+            seen[voter] = i
+    return found
 
-    ``favourites`` are (voter, favourite) pairs of the last round (§IV.6b1); ``top_board`` False
-    when the organisers decided there is none (§III.5); ``short`` allows boards of fewer than seven.
-    """
-    warnings: list[str] = []
+
+# --- The championship, section by section -----------------------------------------------------
+
+
+def _score_boards(boards: Sequence[Board], short: bool
+                  ) -> tuple[dict[tuple[int, str], list[GameScore]], dict[str, _Games]]:
+    """§IV.1 and §II.2b3-4: every board's Super Pastis scores, and each player's games and round scores."""
     scored: dict[tuple[int, str], list[GameScore]] = {}
     games: dict[str, _Games] = defaultdict(_Games)
     by_round: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -553,6 +698,8 @@ def run_championship(players: Mapping[str, Player], boards: Sequence[Board], vot
             raise InvalidInput(f"ronde attendue de 1 à {ROUNDS} ; trouvé {board.round}")
         if board.key in scored:
             raise InvalidInput(f"table {board.table} de la ronde {board.round} donnée deux fois")
+        lines = [Line(board.round, board.table, seat, board.years) for seat in board.seats]
+        raise_first([v for i, line in enumerate(lines) for v in line_violations(line, i) if v.field == "choice"])
         try:
             scored[board.key] = score_board(board.seats, board.years, short)
         except InvalidInput as error:
@@ -567,80 +714,123 @@ def run_championship(players: Mapping[str, Player], boards: Sequence[Board], vot
                 raise InvalidInput(f"{name} a joué {len(scores)} parties à la ronde {r} : "
                                    f"{MAX_SIMULTANEOUS} au plus (§II.2b3)")
             games[name].rounds[r] = round_score(scores)
-    round_scores = {name: dict(sorted(g.rounds.items())) for name, g in games.items()}
-    names = sorted(games, key=lambda n: (fold(n), n))
+    return scored, games
 
-    def saturday(name: str) -> float:
-        return qualifying_score([s for r, s in round_scores[name].items() if r <= SATURDAY_ROUNDS])
 
-    def qualifying(name: str) -> float:
-        return qualifying_score([s for r, s in round_scores[name].items() if r <= QUALIFYING_ROUNDS])
+def _until(round_scores: Mapping[int, float], last: int) -> float:
+    """§III.1, §IV.2: the qualifying score of the rounds up to ``last``."""
+    return qualifying_score([s for r, s in round_scores.items() if r <= last])
 
-    # §III.1: qualification, with its four tie-breakers (then, by decision, the youngest): over rounds 1-2 for
-    # the Saturday evening (steps 1-3 and the Saturday ranking), over rounds 1-3 after round 3.
+
+def _qualification(names: Sequence[str], scored: Mapping[tuple[int, str], Sequence[GameScore]],
+                   games: Mapping[str, _Games], players: Mapping[str, Player], top_board: bool,
+                   warnings: list[str]) -> tuple[list[QualifyingLine], list[Qualified]]:
+    """§III.1 and §IV.2: the qualifying lines (Saturday evening and after round 3) and the top board's seven.
+
+    The four tie-breakers (then, by decision, the youngest) count rounds 1-2 for the Saturday evening
+    (steps 1-3 and the Saturday ranking), rounds 1-3 after round 3.
+    """
+    round_scores = {n: games[n].rounds for n in names}
     saturday_ranker = _Ranker(games, players, range(1, SATURDAY_ROUNDS + 1))
     ranker = _Ranker(games, players, range(1, QUALIFYING_ROUNDS + 1))
     in_qualifying = [n for n in names if any(r <= QUALIFYING_ROUNDS for r in round_scores[n])]
+
+    def saturday(name: str) -> float:
+        return _until(round_scores[name], SATURDAY_ROUNDS)
+
+    def qualifying(name: str) -> float:
+        return _until(round_scores[name], QUALIFYING_ROUNDS)
+
     sat_places = {n: p for n, p, _ in saturday_ranker.ranked(in_qualifying, saturday)}
-    qualifying_lines = [
+    lines = [
         QualifyingLine(n, {r: s for r, s in round_scores[n].items() if r <= QUALIFYING_ROUNDS}, saturday(n),
                        sat_places[n], qualifying(n), p)
         for n, p, _ in ranker.ranked(in_qualifying, qualifying)
     ]
     qualified = select_top_board(scored, round_scores, saturday_ranker, ranker, warnings) if top_board else []
+    return lines, qualified
 
-    # §III.3: the top board as played, and its winner.
+
+def _played_top_board(boards: Sequence[Board], qualified: Sequence[Qualified], top_board: bool, final_played: bool,
+                      warnings: list[str]) -> tuple[Board | None, str | None]:
+    """§III.2-3: the top board as played (the final round's board with an order of choice), and its winner:
+    the most centres, then the last to choose his country."""
     tops = [b for b in boards if b.top_board]
     if not top_board and tops:
         raise InvalidInput("ordre de choix donné alors qu'il n'y a pas de table finale")
     if len(tops) > 1:
         raise InvalidInput(f"ordre de choix donné sur plusieurs tables de la ronde {ROUNDS} : "
                            f"{', '.join(b.table for b in tops)} ; seule la table finale en a un")
-    final_board = tops[0] if tops else None
-    champion = None
-    if final_board is not None:
-        orders = [s.choice for s in final_board.seats if s.choice is not None]
-        finalists = len(final_board.seats)
-        if len(orders) != finalists or sorted(orders) != list(range(1, finalists + 1)):
-            raise InvalidInput(f"table finale (table {final_board.table}) : ordre de choix attendu de 1 à "
-                               f"{finalists} pour chaque joueur, chacun une fois")
-        champion = max(final_board.seats, key=lambda s: (s.centres, s.choice)).player
-        playing = {s.player for s in final_board.seats}
-        expected = {q.player for q in qualified}
-        if qualified and playing != expected:
-            missing = ", ".join(sorted(expected - playing, key=fold)) or "personne"
-            extra = ", ".join(sorted(playing - expected, key=fold)) or "personne"
-            warnings.append(f"La table finale jouée (table {final_board.table}) n'est pas celle que le calcul "
-                            f"qualifie : manque {missing} ; en plus : {extra}. Le bonus de 15 % va aux joueurs "
-                            "de la table jouée.")
-    elif top_board and any(r == ROUNDS for rs in round_scores.values() for r in rs):
-        raise InvalidInput(f"table finale : indiquez l'ordre de choix des pays de ses joueurs (ronde {ROUNDS}), "
-                           "ou dites qu'il n'y a pas de table finale")
-    at_top = {s.player for s in final_board.seats} if final_board else set()
+    if not tops:
+        if top_board and final_played:
+            raise InvalidInput(f"table finale : indiquez l'ordre de choix des pays de ses joueurs (ronde {ROUNDS}), "
+                               "ou dites qu'il n'y a pas de table finale")
+        return None, None
+    final_board = tops[0]
+    orders = [s.choice for s in final_board.seats if s.choice is not None]
+    finalists = len(final_board.seats)
+    if len(orders) != finalists or sorted(orders) != list(range(1, finalists + 1)):
+        raise InvalidInput(f"table finale (table {final_board.table}) : ordre de choix attendu de 1 à "
+                           f"{finalists} pour chaque joueur, chacun une fois")
+    champion = max(final_board.seats, key=lambda s: (s.centres, s.choice or 0)).player
+    playing = {s.player for s in final_board.seats}
+    expected = {q.player for q in qualified}
+    if qualified and playing != expected:
+        missing = ", ".join(sorted(expected - playing, key=fold)) or "personne"
+        extra = ", ".join(sorted(playing - expected, key=fold)) or "personne"
+        warnings.append(f"La table finale jouée (table {final_board.table}) n'est pas celle que le calcul "
+                        f"qualifie : manque {missing} ; en plus : {extra}. Le bonus de "
+                        f"{TOP_BOARD_BONUS * 100:g} % va aux joueurs de la table jouée.")
+    return final_board, champion
 
-    # §IV.3: final ranking: the champion first, then the total with the five tie-breakers.
+
+def _final_standings(names: Sequence[str], games: Mapping[str, _Games], players: Mapping[str, Player],
+                     at_top: set[str], champion: str | None, warnings: list[str]) -> list[Standing]:
+    """§IV.3: the final ranking: the champion first, then the total with the five tie-breakers."""
     totals = {}
     finals = {}
     for n in names:
-        finals[n] = final_score(list(round_scores[n].values()))
+        finals[n] = final_score(list(games[n].rounds.values()))
         totals[n] = total_score(finals[n], n in at_top, players[n].bonus if n in players else 0.0)
     final_ranker = _Ranker(games, players, range(1, ROUNDS + 1))
     ranked = final_ranker.ranked(names, totals.__getitem__, lambda n: 0 if n == champion else 1)
     decisions = _decisions(ranked, TIE_BREAKERS)
     standings = [
-        Standing(n, place, round_scores[n], finals[n], n in at_top, players[n].bonus if n in players else 0.0,
-                 totals[n], n == champion, decisions.get(n))
+        Standing(n, place, dict(games[n].rounds), finals[n], n in at_top,
+                 players[n].bonus if n in players else 0.0, totals[n], n == champion, decisions.get(n))
         for n, place, _ in ranked
     ]
     shared = Counter(s.place for s in standings)
     for place in sorted(p for p, count in shared.items() if count > 1):
         tied = ", ".join(s.player for s in standings if s.place == place)
         warnings.append(f"Ex aequo à la place {place} après tous les critères de départage : {tied}.")
+    return standings
 
-    seated = {key: {g.seat.player for g in lines} for key, lines in scored.items()}
-    _check_votes(votes, seated)
+
+def run_championship(players: Mapping[str, Player], boards: Sequence[Board], votes: Sequence[Vote] = (),
+                     favourites: Sequence[tuple[str, str]] = (), top_board: bool = True,
+                     short: bool = False) -> Championship:
+    """Score every board and publish the championship: qualification and top board (§III),
+    final ranking (§IV.3), teams (§IV.5), awards (§IV.6) and best countries (§IV.7).
+
+    ``favourites`` are (voter, favourite) pairs of the last round (§IV.6b1); ``top_board`` False
+    when the organisers decided there is none (§III.5); ``short`` allows boards of fewer than seven.
+    """
+    warnings: list[str] = []
+    scored, games = _score_boards(boards, short)
+    for g in games.values():
+        g.rounds = dict(sorted(g.rounds.items()))
+    names = sorted(games, key=lambda n: (fold(n), n))
+    qualifying_lines, qualified = _qualification(names, scored, games, players, top_board, warnings)
+    final_played = any(ROUNDS in g.rounds for g in games.values())
+    final_board, champion = _played_top_board(boards, qualified, top_board, final_played, warnings)
+    at_top = {s.player for s in final_board.seats} if final_board else set()
+    standings = _final_standings(names, games, players, at_top, champion, warnings)
+    seated = seated_at(boards)
+    raise_first(vote_violations(votes, seated))
+    raise_first(favourite_violations(favourites, seated))
     return Championship(
-        scored, round_scores, qualifying_lines, qualified, final_board, standings,
+        scored, {n: dict(games[n].rounds) for n in names}, qualifying_lines, qualified, final_board, standings,
         team_standings(players, scored, games),
         {c: award_standings(c, votes, games, players) for c in Category},
         favourite_standings(favourites),
@@ -719,13 +909,11 @@ TEAM_TIE_BREAKERS = ("confrontation directe", "meilleur score individuel", "seco
 def team_standings(players: Mapping[str, Player], scored: Mapping[tuple[int, str], Sequence[GameScore]],
                    games: Mapping[str, _Games]) -> list[TeamStanding]:
     """§IV.5c: teams by the sum of their members' round-2 scores, then the five team tie-breakers."""
+    raise_first(team_violations(list(players.values())))
     members: dict[str, list[str]] = defaultdict(list)
     for p in players.values():
         if p.team:
             members[p.team].append(p.name)
-    for team, names in members.items():
-        if len(names) > MAX_TEAM:
-            raise InvalidInput(f"équipe « {team} » : {MAX_TEAM} joueurs au plus ; trouvé {len(names)}")
     if not members:
         return []
 
@@ -789,7 +977,7 @@ def award_standings(category: Category, votes: Sequence[Vote], games: Mapping[st
     """§IV.6b2: points of one category, best three games; ties: best average over all games, most
     votes in one game, foreign player, youngest. Players without a vote are not listed."""
     points: dict[str, dict[tuple[int, str], float]] = defaultdict(lambda: defaultdict(float))
-    count: dict[str, Counter] = defaultdict(Counter)
+    count: dict[str, Counter[tuple[int, str]]] = defaultdict(Counter)
     for vote in votes:
         if vote.category is category:
             board = (vote.round, vote.table)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .excel import reference
+from .excel import lite, reference
 from .errors import WorkbookProblems, XlcircuitError
 from .workbook import FEDERATIONS, Book, federation_of, save_atomic, share, starter
 
@@ -160,7 +160,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_schedule(args: argparse.Namespace) -> int:
     book = Book(args.file)
     module = federation_of(book, args.federation)
-    if not hasattr(module, "schedule"):
+    if module.schedule is None:
         raise XlcircuitError(f"{book.path.name} est un classeur « {module.TITLE} » : il n'a pas de calendrier "
                              "à tirer (seul le championnat TORRES en a un).")
     lines = module.schedule(book, args.seed)
@@ -201,20 +201,31 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_lite(args: argparse.Namespace) -> int:
+    requirements_txt, main_py = lite.requirements(args.published), lite.main(args.published)
     if args.dir is None:
-        print("Onglet requirements.txt de xlwings Lite, ajoutez la ligne :")
-        print(reference.lite_requirement())
-        print()
+        print("Onglet requirements.txt de xlwings Lite, tout son contenu :")
+        print(requirements_txt)
         print("Onglet main.py de xlwings Lite, remplacez tout son contenu par :")
-        print(reference.lite_main(), end="")
+        print(main_py, end="")
         return 0
     folder = Path(args.dir)
     requirements, main = folder / "requirements.txt", folder / "main.py"
     _refuse_existing([requirements, main], args.force)
     _make_folder(folder)
-    requirements.write_text(reference.lite_requirement() + "\n", encoding="utf-8")
-    main.write_text(reference.lite_main(), encoding="utf-8")
+    requirements.write_text(requirements_txt, encoding="utf-8")
+    main.write_text(main_py, encoding="utf-8")
     print(f"Écrits : {requirements} et {main}. Copiez-les dans les onglets du même nom de xlwings Lite.")
+    return 0
+
+
+def cmd_formulas(args: argparse.Namespace) -> int:
+    from .workbook import formulas  # the native-formulas workbook
+
+    target = Path(args.file)
+    _refuse_existing([target], args.force)
+    save_atomic(formulas.formulas_workbook(), target)
+    print(f"Classeur écrit : {target}. Ses formules sont celles d'Excel et de LibreOffice, sans Python ni "
+          "complément : remplacez les exemples par vos données.")
     return 0
 
 
@@ -227,7 +238,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 
 def _add_excel_commands(subparsers) -> None:
-    """Add ``xlcircuit excel init|lite|docs`` to the command line."""
+    """Add ``xlcircuit excel init|lite|formulas|docs`` to the command line."""
     excel = subparsers.add_parser("excel", help="set up the Excel functions: starter workbook, xlwings Lite, reference")
     commands = excel.add_subparsers(dest="excel_command", required=True, metavar="SUBCOMMAND")
 
@@ -236,10 +247,18 @@ def _add_excel_commands(subparsers) -> None:
     init.add_argument("--force", action="store_true", help="overwrite the workbook if it exists")
     init.set_defaults(run=cmd_init)
 
-    lite = commands.add_parser("lite", help="print the requirements.txt line and main.py for xlwings Lite")
-    lite.add_argument("--dir", help="write requirements.txt and main.py to this folder instead of printing them")
-    lite.add_argument("--force", action="store_true", help="with --dir: overwrite the files if they exist")
-    lite.set_defaults(run=cmd_lite)
+    lite_cmd = commands.add_parser("lite", help="print requirements.txt and the self-contained main.py for xlwings Lite")
+    lite_cmd.add_argument("--dir", help="write requirements.txt and main.py to this folder instead of printing them")
+    lite_cmd.add_argument("--force", action="store_true", help="with --dir: overwrite the files if they exist")
+    lite_cmd.add_argument("--published", action="store_true",
+                          help="the short form once xlcircuit is published: main.py imports it, requirements.txt names it")
+    lite_cmd.set_defaults(run=cmd_lite)
+
+    formulas_cmd = commands.add_parser("formulas", help="write a workbook computing points with native formulas only")
+    formulas_cmd.add_argument("file", nargs="?", default="xlcircuit-formules.xlsx",
+                              help="the .xlsx file to write (default: xlcircuit-formules.xlsx)")
+    formulas_cmd.add_argument("--force", action="store_true", help="overwrite the file if it exists")
+    formulas_cmd.set_defaults(run=cmd_formulas)
 
     docs = commands.add_parser("docs", help="print the function reference (Markdown, French)")
     docs.add_argument("-o", "--output", help="write it to this file (docs/fonctions.md) instead of printing it")

@@ -14,15 +14,19 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from numbers import Real
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Violation, raise_first
 from .mechanics import (
     competition_ranks, effective_places, rank_key, round_half_up, share_ties, shared_value, tie_sizes,
     weighted_best,
 )
+from .limits import DBM_MAX_ROUNDS
 from .text import clean, fold
 
+#: NRJ: rounds played, "généralement quatre, exceptionnellement cinq" (the upper bound typed is
+#: ``limits.DBM_MAX_ROUNDS``).
+USUAL_ROUNDS = (4, 5)
 #: Players retained per round played when a tournament has more than BASE_LIMIT players (BJR).
 PER_ROUND = 6
 BASE_LIMIT = 24
@@ -85,6 +89,16 @@ class PlayerClass(Enum):
 
 
 _CODES = {c.name.lower(): c for c in PlayerClass}
+#: The classes given by the shares of Tableau 1, in the order of ``SHARES`` (RÉPARTITION PAR CLASSES).
+SHARE_CLASSES = (PlayerClass.X, PlayerClass.S, PlayerClass.O)
+#: The class of a player the season starts without (a newcomer).
+NEWCOMER = PlayerClass.F
+
+
+def share_of(cls: PlayerClass) -> tuple[int, int]:
+    """RÉPARTITION PAR CLASSES: the band of Tableau 1 (from, to, in cumulative %) that gives ``cls``."""
+    i = SHARE_CLASSES.index(cls)
+    return (SHARES[i - 1] if i else 0, SHARES[i])
 
 
 def class_value(code: object) -> int:
@@ -126,8 +140,8 @@ class Value:
 
 def tournament_value(values: Sequence[int], rounds: int) -> Value:
     """ABRA: VFT = MVB x CMM x NRJ from the VAJ of each player (or team) and the rounds played."""
-    if rounds < 1:
-        raise InvalidInput(f"nombre de rondes attendu : au moins 1 ; trouvé {rounds}")
+    if not 1 <= rounds <= DBM_MAX_ROUNDS:
+        raise InvalidInput(f"nombre de rondes attendu : de 1 à {DBM_MAX_ROUNDS} ; trouvé {rounds}")
     if not values:
         raise InvalidInput("aucun joueur : la valeur d'un tournoi se calcule sur ses joueurs")
     for v in values:
@@ -183,24 +197,32 @@ def average(results: Iterable[float]) -> float | None:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The season's parameters: final averages of the last active S and O players of last season."""
+    """The season's parameters: final averages of the last active S and O players of last season. None in the
+    reform's first season, which has no such player (its classes come from the old levels): the passages
+    that need them cannot happen, the 15-point ones still can."""
 
-    seuil_s: float
-    seuil_o: float
+    seuil_s: float | None = None
+    seuil_o: float | None = None
 
 
 def current_class(start: PlayerClass, mean: float | None, thresholds: Thresholds) -> PlayerClass:
-    """VAJ: the class a player plays with, from his class at season start and his average so far."""
+    """VAJ: the class a player plays with, from his class at season start and his average so far; without a
+    threshold (first reformed season), no (O) → (S) or (F) → (O) passage."""
     if mean is None or start in (PlayerClass.S, PlayerClass.X):
         return start
     key = rank_key(mean)
     if start is PlayerClass.O:
-        return PlayerClass.S if key >= rank_key(thresholds.seuil_s) else start
+        return PlayerClass.S if _reaches(key, thresholds.seuil_s) else start
     if start is PlayerClass.F:
-        if key >= rank_key(thresholds.seuil_o):
+        if _reaches(key, thresholds.seuil_o):
             return PlayerClass.O
         return PlayerClass.I if key <= I_LIMIT else start
     return PlayerClass.F if key > I_LIMIT else start  # I
+
+
+def _reaches(key: float, threshold: float | None) -> bool:
+    """VAJ: « égale ou supérieure à la moyenne finale du dernier joueur actif »; never without that player."""
+    return threshold is not None and key >= rank_key(threshold)
 
 
 # --- A season ------------------------------------------------------------------------------------
@@ -295,7 +317,7 @@ class Reason(Enum):
     """Why a player has his class for next season."""
 
     SHARE = "part du tableau 1"
-    BELOW_15 = "moyenne inférieure à 15"
+    BELOW_15 = f"moyenne inférieure à {I_LIMIT:g}"
     OTHERS = "autres joueurs actifs"
     THREE_UP = "trois résultats, moyenne au moins égale à celle du dernier de la classe supérieure"
     OCCASIONAL_UP = "occasionnel, moyenne au moins égale à celle du dernier actif de la classe supérieure"
@@ -331,11 +353,11 @@ class SeasonReport:
     classes: dict[str, NextClass]
 
 
-def _order(t: Tournament) -> tuple:
+def _order(t: Tournament) -> tuple[dt.date, str, str]:
     return (t.date, fold(t.name), t.name)
 
 
-def _name_key(name: str) -> tuple:
+def _name_key(name: str) -> tuple[str, str]:
     return (fold(name), name)
 
 
@@ -429,15 +451,12 @@ def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
                  starts: Mapping[str, PlayerClass]) -> dict[str, NextClass]:
     """Classes for next season: percentages of Tableau 1, I below 15, three-result players moved up,
     occasional players moved up or down (S and X keep at least their class); absent players keep theirs."""
-    x, xs, xso = _share_counts(len(table1))
+    counts = _share_counts(len(table1))
     by_share: dict[str, tuple[PlayerClass, Reason]] = {}
     for ranked in table1:
-        if ranked.place <= x:
-            by_share[ranked.record.player] = (PlayerClass.X, Reason.SHARE)
-        elif ranked.place <= xs:
-            by_share[ranked.record.player] = (PlayerClass.S, Reason.SHARE)
-        elif ranked.place <= xso:
-            by_share[ranked.record.player] = (PlayerClass.O, Reason.SHARE)
+        share = next((cls for cls, count in zip(SHARE_CLASSES, counts) if ranked.place <= count), None)
+        if share is not None:
+            by_share[ranked.record.player] = (share, Reason.SHARE)
         elif rank_key(ranked.record.mean) < I_LIMIT:
             by_share[ranked.record.player] = (PlayerClass.I, Reason.BELOW_15)
         else:
@@ -480,38 +499,81 @@ def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
     return out
 
 
+# --- Checks of the typed lines: located violations -------------------------------------------------
+
+
+def _numbered(index: int) -> str:
+    return f"n° {index + 1}"
+
+
+class EntryChecks:
+    """CLASSEMENT of a poule, line by line in the order typed: a place or a referee, a partner only in
+    doubles and only for a player, and each person once per poule (his second line is refused). Fields:
+    ``player``, ``partner``, ``place``; ``where`` names an earlier line in a message."""
+
+    def __init__(self, where: Callable[[int], str] = _numbered):
+        self.where = where
+        self._seen: dict[tuple[str, str], int] = {}
+
+    def check(self, index: int, tournament: str, doubles: bool, entry: Entry) -> list[Violation]:
+        """The violations of one line (``index``) of ``tournament``'s classification."""
+        broken = self._alone(index, tournament, doubles, entry)
+        if broken:
+            return [broken]
+        found = []
+        for person, field in ((entry.player, "player"), (entry.partner, "partner")):
+            if person is None:
+                continue
+            if (tournament, person) in self._seen:
+                found.append(Violation(index, field, f"{person} a déjà une ligne dans « {tournament} » "
+                                                     f"({self.where(self._seen[(tournament, person)])}) : une ligne "
+                                                     "par joueur" + (", une par équipe en double" if doubles else "")))
+            else:
+                self._seen[(tournament, person)] = index
+        return found
+
+    @staticmethod
+    def _alone(index: int, tournament: str, doubles: bool, entry: Entry) -> Violation | None:
+        """What a line breaks by itself."""
+        if entry.place is None and not entry.referee:
+            return Violation(index, "place", "place manquante : un joueur classé a sa place finale ; un arbitre "
+                                             "qui n'a pas joué : « oui » dans la colonne Arbitre")
+        if entry.place is not None and entry.place < 1:
+            return Violation(index, "place", f"place attendue ≥ 1 ; trouvé {entry.place}")
+        if entry.partner is not None and not doubles:
+            return Violation(index, "partner", f"« {tournament} » n'est pas une poule en double (colonne Doubles "
+                                               "de la table Tournois) : pas d'équipier")
+        if entry.partner is not None and entry.place is None:
+            return Violation(index, "partner", "un arbitre qui n'a pas joué n'a pas d'équipier")
+        if entry.partner == entry.player:
+            return Violation(index, "partner", f"{entry.player} ne peut pas être son propre équipier")
+        return None
+
+
+def referee_violations(lines: Sequence[tuple[str, Entry]]) -> list[Violation]:
+    """PRIME D'ARBITRAGE: half the poule's value, so a referee's poule has a classified player
+    (``lines``: each line's poule and entry). Field ``referee``."""
+    playing = {name for name, entry in lines if entry.place is not None}
+    return [Violation(i, "referee", f"« {name} » n'a aucun joueur classé : sa valeur, donc la prime "
+                                    "d'arbitrage, ne peut pas être calculée")
+            for i, (name, entry) in enumerate(lines) if entry.place is None and name not in playing]
+
+
 def _check(tournaments: Sequence[Tournament]) -> None:
     names = set()
     for t in tournaments:
         if t.name in names:
             raise InvalidInput(f"tournoi « {t.name} » en double")
         names.add(t.name)
-        seen: set[str] = set()
-        for e in t.entries:
-            for person in (e.player, e.partner):
-                if person is None:
-                    continue
-                if person in seen:
-                    raise InvalidInput(f"{person} a plusieurs lignes dans « {t.name} »")
-                seen.add(person)
-            if e.place is None and not e.referee:
-                raise InvalidInput(f"{e.player} : ni place ni arbitre dans « {t.name} »")
-            if e.place is not None and e.place < 1:
-                raise InvalidInput(f"{e.player} : place attendue ≥ 1 ; trouvé {e.place}")
-            if e.partner is not None and not t.doubles:
-                raise InvalidInput(f"« {t.name} » n'est pas joué en double : {e.player} n'a pas d'équipier")
+        checks = EntryChecks()
+        raise_first([v for i, e in enumerate(t.entries) for v in checks.check(i, t.name, t.doubles, e)])
+    raise_first(referee_violations([(t.name, e) for t in tournaments for e in t.entries]))
 
 
-def run_season(tournaments: Iterable[Tournament], classes: Mapping[str, PlayerClass], thresholds: Thresholds,
-               clubs: Mapping[str, str] | None = None) -> SeasonReport:
-    """A whole season in one pass: tournaments in date order, each valued with the VAJ of its players
-    from their results on earlier dates (same-date results do not affect each other). Only players
-    with a French (not foreign) tournament enter the tables; foreign results count for them."""
-    ordered = tuple(sorted(tournaments, key=_order))
-    _check(ordered)
-    people = {p for t in ordered for e in t.entries for p in (e.player, e.partner) if p is not None}
-    starts = {p: classes.get(p, PlayerClass.F) for p in people}
-    starts.update(classes)
+def _in_date_order(ordered: Sequence[Tournament], starts: Mapping[str, PlayerClass], thresholds: Thresholds
+                   ) -> tuple[dict[str, Value], dict[str, list[Result]]]:
+    """VAJ, ABRA, CADABRA: the poules date by date, each valued with the VAJ of its players from their
+    results on earlier dates (same-date results do not affect each other)."""
     history: dict[str, list[float]] = defaultdict(list)
     values: dict[str, Value] = {}
     results: dict[str, list[Result]] = {}
@@ -530,17 +592,37 @@ def run_season(tournaments: Iterable[Tournament], classes: Mapping[str, PlayerCl
             scored.extend(lines)
         for r in scored:
             history[r.player].append(r.points)
+    return values, results
+
+
+def _entered(ordered: Sequence[Tournament], results: Mapping[str, list[Result]]
+             ) -> tuple[dict[str, list[Result]], dict[str, Record]]:
+    """CONDITIONS D'ENTRÉE and CRITERE DE CLASSEMENT: a player enters the championship with his first
+    French tournament; his four best results are counted. The results (marked) and the records."""
     by_player: dict[str, list[Result]] = defaultdict(list)
     for t in ordered:
         for r in results[t.name]:
             by_player[r.player].append(r)
-    # CONDITIONS D'ENTRÉE: a player enters the championship with his first French tournament.
     foreign = {t.name for t in ordered if t.foreign}
     entered = {p for p, rs in by_player.items() if any(r.tournament not in foreign for r in rs)}
     marked = {p: _mark_counted(rs) if p in entered else rs for p, rs in by_player.items()}
     counted = {(r.tournament, r.player): r for rs in marked.values() for r in rs}
-    results = {name: [counted[(r.tournament, r.player)] for r in rs] for name, rs in results.items()}
-    records = {p: _record(p, rs) for p, rs in marked.items() if p in entered}
+    marked_results = {name: [counted[(r.tournament, r.player)] for r in rs] for name, rs in results.items()}
+    return marked_results, {p: _record(p, rs) for p, rs in marked.items() if p in entered}
+
+
+def run_season(tournaments: Iterable[Tournament], classes: Mapping[str, PlayerClass], thresholds: Thresholds,
+               clubs: Mapping[str, str] | None = None) -> SeasonReport:
+    """A whole season in one pass: tournaments in date order, each valued with the VAJ of its players
+    from their results on earlier dates (same-date results do not affect each other). Only players
+    with a French (not foreign) tournament enter the tables; foreign results count for them."""
+    ordered = tuple(sorted(tournaments, key=_order))
+    _check(ordered)
+    people = {p for t in ordered for e in t.entries for p in (e.player, e.partner) if p is not None}
+    starts = {p: classes.get(p, NEWCOMER) for p in people}
+    starts.update(classes)
+    values, results = _in_date_order(ordered, starts, thresholds)
+    results, records = _entered(ordered, results)
     table1 = tableau1(records)
     classed = {p: c for p, c in starts.items() if p in records or p in classes}
     return SeasonReport(
@@ -550,8 +632,9 @@ def run_season(tournaments: Iterable[Tournament], classes: Mapping[str, PlayerCl
 
 
 __all__ = [
-    "ACTIVE", "BEST", "Entry", "NextClass", "PlayerClass", "Ranked", "Reason", "Record", "Result", "SeasonReport",
-    "Team", "Thresholds", "Tournament", "Value", "average", "base", "best_four", "class_value", "cmm",
-    "current_class", "next_classes", "referee_bonus", "result_points", "run_season", "score_tournament",
+    "ACTIVE", "BEST", "NEWCOMER", "SHARE_CLASSES", "USUAL_ROUNDS", "Entry", "EntryChecks", "NextClass", "PlayerClass",
+    "Ranked", "Reason", "Record", "Result", "SeasonReport", "Team", "Thresholds", "Tournament", "Value", "average",
+    "base", "best_four", "class_value", "cmm", "current_class", "next_classes", "referee_bonus", "referee_violations",
+    "result_points", "run_season", "score_tournament", "share_of",
     "tableau1", "tableau2", "teams", "tied_points", "tournament_value",
 ]

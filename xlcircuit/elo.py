@@ -13,9 +13,10 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 from enum import Enum
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Violation
+from .limits import ELO_MAX_TOTAL
 from .mechanics import competition_ranks, rank_key, round_half_up
 from .text import fold
 
@@ -31,8 +32,8 @@ K_STEPS = ((5, 48), (30, 28))
 K_LAST = 16
 #: Ranked games before a tier is shown (the placement games).
 PLACEMENT_GAMES = 5
-#: Largest total a game takes (either sign): totals are ranked to 9 decimals (``mechanics.rank_key``).
-MAX_TOTAL = 1e9
+#: Largest total a game takes (either sign): :mod:`xlcircuit.limits`.
+MAX_TOTAL = ELO_MAX_TOTAL
 
 
 class Tier(Enum):
@@ -61,7 +62,7 @@ _STARTS = [t.start for t in Tier if t.start is not None]  # index for index with
 def expected(rating: float, opponent: float) -> float:
     """§2: the expectation of a duel against ``opponent``: 1 / (1 + 10^((R_opp - R) / 400))."""
     try:
-        return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / SCALE))
+        return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / SCALE)))
     except OverflowError:  # a gap of more than 120,000 points: no chance at all, to float precision
         return 0.0
 
@@ -243,6 +244,52 @@ class History:
 
     lines: list[Played]
     standings: list[Standing]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One typed line of a game: its name, its date, a player and his total."""
+
+    game: str
+    date: dt.date | None
+    player: str
+    total: float
+
+
+def _numbered(index: int) -> str:
+    return f"n° {index + 1}"
+
+
+def games_of(lines: Sequence[Line], where: Callable[[int], str] = _numbered) -> tuple[list[Game], list[Violation]]:
+    """The games the lines make, in the order of their first lines, and every violation, located on a line:
+    a game has one date (field ``date``), a player once (``player``), and 2 to 8 players (``game``, on
+    its first line). ``where`` names an earlier line in a message."""
+    by_game: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        by_game.setdefault(line.game, []).append(i)
+    games: list[Game] = []
+    found: list[Violation] = []
+    for name, group in by_game.items():
+        first = lines[group[0]]
+        seen: dict[str, int] = {}
+        for i in group:
+            line = lines[i]
+            if line.date != first.date:
+                dated = f"{first.date:%d/%m/%Y}" if first.date else "sans date"
+                found.append(Violation(i, "date", f"la partie « {name} » est datée du {dated} {where(group[0])} : "
+                                                  "une partie a une seule date (deux parties différentes ont deux "
+                                                  "noms différents)"))
+            if line.player in seen:
+                found.append(Violation(i, "player", f"{line.player} figure déjà dans la partie « {name} » "
+                                                    f"{where(seen[line.player])}"))
+            seen.setdefault(line.player, i)
+        if not MIN_PLAYERS <= len(group) <= MAX_PLAYERS:
+            found.append(Violation(group[0], "game", f"la partie « {name} » a {len(group)} joueur"
+                                                     f"{'s' if len(group) > 1 else ''} : de {MIN_PLAYERS} à "
+                                                     f"{MAX_PLAYERS} attendus"))
+        games.append(Game(name, first.date, tuple(lines[i].player for i in group),
+                          tuple(lines[i].total for i in group)))
+    return games, found
 
 
 def play_order(games: Iterable[Game]) -> list[Game]:

@@ -22,6 +22,26 @@ class WorkbookError(XlcircuitError):
 
 
 @dataclass(frozen=True)
+class Violation:
+    """A rule broken by one record of the input a core check was given: the record's position in the
+    sequence checked, the field (the core's attribute name, e.g. ``"choice"``), and the French message.
+
+    An adapter maps ``index`` to its table row and ``field`` to its column, and reports the message
+    as it is (a ``Problem``), without checking the rule again.
+    """
+
+    index: int
+    field: str
+    message: str
+
+
+def raise_first(violations: list[Violation]) -> None:
+    """For a core entry point given plain data: the first violation as an ``InvalidInput``."""
+    if violations:
+        raise InvalidInput(violations[0].message)
+
+
+@dataclass(frozen=True)
 class Problem:
     """One located problem of a workbook: sheet, row and column, and what is wrong."""
 

@@ -143,6 +143,17 @@ class Scored:
         return self.status is Status.CLASSIFIED
 
 
+def misplaced_cancellations(lines: Sequence[Line]) -> list[int]:
+    """§1: a tournament « annulé au dernier moment » was not played, so it has no classification: the indexes
+    of the ``annulé`` lines of a tournament where someone has a place (his own line or another's)."""
+    played = any(line.place is not None for line in lines)
+    return [i for i, line in enumerate(lines) if line.role is Role.CANCELLED and played]
+
+
+CANCELLED_WITH_PLACES = ("un tournoi annulé n'a pas de classement : « annulé » ne va pas avec des places "
+                         "(retirez les places ou le rôle « annulé »)")
+
+
 def _best_line_first(line: Line) -> tuple:
     return (line.place is None, line.place or 0)
 
@@ -152,8 +163,11 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
 
     A line with a place is classified (a playing organiser gets only his place's points);
     a line without a place needs a role (100 points). A person's further lines are duplicates:
-    the best one is kept and the people behind the others move up.
+    the best one is kept and the people behind the others move up. ``annulé`` with places is refused
+    (:func:`misplaced_cancellations`).
     """
+    if misplaced_cancellations(lines):
+        raise InvalidInput(CANCELLED_WITH_PLACES)
     by_player: dict[str, list[int]] = defaultdict(list)
     for i, line in enumerate(lines):
         if line.place is None and line.role is None:

@@ -14,3 +14,11 @@ def fold(text: str) -> str:
     """A key for matching keywords typed in any case, with or without accents (``Annulé`` -> ``annule``)."""
     decomposed = unicodedata.normalize("NFKD", clean(text).casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+_WORDS = ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix")
+
+
+def in_words(n: int) -> str:
+    """A small count as French prose writes it (``5`` -> ``cinq``); beyond ten, its digits."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)

@@ -10,13 +10,14 @@ Nothing is rounded here; rounding is for display only.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import chain, cycle
+from itertools import chain, combinations, cycle
 from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
+from .limits import TORRES_MAX_NUMBER
 from .mechanics import competition_ranks, competition_ranks_by, rank_key, share_ties
 from .text import fold
 
@@ -24,8 +25,8 @@ from .text import fold
 VICTORY_POINTS = (8.0, 4.0, 2.0, 1.0)
 MATCH_SIZE = 4
 GROUP_SIZE = 10
-#: Largest in-game points or Elo taken (either sign): they are ranked to 9 decimals (``mechanics.rank_key``).
-MAX_NUMBER = 1e9
+#: Largest in-game points or Elo taken (either sign): :mod:`xlcircuit.limits`.
+MAX_NUMBER = TORRES_MAX_NUMBER
 #: Players of each group moving up one division (§4), and those staying (D1: 1st-6th; others 3rd-6th).
 UP = 2
 STAY = 4
@@ -42,6 +43,18 @@ DESIGNS: dict[int, tuple[tuple[int, ...], ...]] = {
     10: ((0, 1, 2, 3), (0, 1, 4, 5), (0, 2, 4, 6), (0, 3, 7, 8), (0, 5, 7, 9), (0, 6, 8, 9), (1, 2, 7, 8),
          (1, 3, 6, 9), (1, 4, 7, 9), (1, 5, 6, 8), (2, 3, 5, 9), (2, 4, 8, 9), (2, 5, 6, 7), (3, 4, 5, 8),
          (3, 4, 6, 7)),
+}
+#: Sizes of a lowest-division group without such a design (§1, source: groups « équilibrés en nombre de
+#: joueurs »): the closest schedule, every player the same number of matches and every pair at most twice,
+#: and at least once (six: 3 matches, two each; eight: 8, four each; nine: 9, four each). Five players have none: every
+#: 4-player match leaves one out, so equal counts need the five matches of four, every pair three times.
+CLOSEST: dict[int, tuple[tuple[int, ...], ...]] = {
+    5: ((0, 1, 2, 3), (0, 1, 2, 4), (0, 1, 3, 4), (0, 2, 3, 4), (1, 2, 3, 4)),
+    6: ((0, 1, 2, 3), (0, 1, 4, 5), (2, 3, 4, 5)),
+    8: ((0, 1, 2, 3), (0, 1, 4, 5), (0, 2, 4, 6), (0, 3, 5, 7), (1, 2, 4, 7), (1, 3, 5, 6), (2, 5, 6, 7),
+        (3, 4, 6, 7)),
+    9: ((0, 1, 2, 3), (0, 1, 4, 5), (0, 2, 4, 6), (0, 3, 7, 8), (1, 2, 4, 7), (1, 5, 6, 8), (2, 5, 7, 8),
+        (3, 4, 6, 8), (3, 5, 6, 7)),
 }
 
 
@@ -68,7 +81,8 @@ def particular_differences(points: Sequence[float]) -> list[float]:
 
 def match_places(points: Sequence[float], scoreless: Sequence[bool] | None = None) -> list[int | None]:
     """§2: places by in-game points, highest first (ties share the better place); None for a scoreless
-    player (fictitious, or who delayed an unfinished match), the others placed among themselves."""
+    player (who delayed an unfinished match), the others placed among themselves (source « Durée du
+    championnat »: « le classement des joueurs restants étant déterminé par le dernier décompte »)."""
     if not 1 <= len(points) <= MATCH_SIZE:
         raise InvalidInput(f"un match a de 1 à {MATCH_SIZE} joueurs ; trouvé {len(points)}")
     for p in points:
@@ -107,7 +121,11 @@ class Seat:
 
     @property
     def scoreless(self) -> bool:
-        return self.delayed or self.fictitious
+        """§2: only a player who delayed an unfinished match scores nothing. The fictitious « Forfait » is
+        placed by his points like anyone (source « Classement »: victory points « suivant la place obtenue
+        dans la partie »; « Placement du roi »: he only « a de fortes chances d'être dernier »); his victory
+        points count for nobody, as he is in no standings."""
+        return self.delayed
 
 
 @dataclass(frozen=True)
@@ -233,13 +251,42 @@ def group_standings(players: Sequence[Player], matches: Iterable[Sequence[Seat]]
 # --- §1 The schedule of a group -------------------------------------------------------------------
 
 
+def _design(size: int) -> tuple[tuple[int, ...], ...]:
+    design = DESIGNS.get(size) or CLOSEST.get(size)
+    if design is None:
+        sizes = sorted(set(DESIGNS) | set(CLOSEST))
+        raise InvalidInput(f"un groupe de {size} joueurs n'a pas de calendrier (de {sizes[0]} à {sizes[-1]} joueurs)")
+    return design
+
+
+def schedule_counts(size: int) -> tuple[int, int]:
+    """§1: in a group of ``size``, the matches of each player and the most times a pair meets, as its schedule
+    has them (a group of ten: 6 and 2); a size without a schedule gives a group of ten's."""
+    design = DESIGNS.get(size) or CLOSEST.get(size) or DESIGNS[GROUP_SIZE]
+    players = max(max(match) for match in design) + 1
+    met = Counter(pair for match in design for pair in combinations(match, 2))
+    return len(design) * MATCH_SIZE // players, max(met.values())
+
+
+def schedule_note(size: int) -> str | None:
+    """§1: None when a group of ``size`` has a schedule where every pair meets exactly twice; else what the
+    closest one gives (French, for a warning)."""
+    if size in DESIGNS:
+        return None
+    design = _design(size)
+    met = Counter(pair for match in design for pair in combinations(match, 2))
+    times = sorted({met[pair] for pair in combinations(range(size), 2)})
+    shown = " ou ".join(map(str, times))
+    return (f"à {size} joueurs, pas de calendrier où chaque paire se rencontre exactement deux fois : le plus "
+            f"proche a {len(design)} matchs, {len(design) * MATCH_SIZE // size} par joueur, chaque paire se "
+            f"rencontrant {shown} fois")
+
+
 def schedule_group(players: Sequence[str], seed: object) -> list[tuple[str, ...]]:
     """§1: the matches of a group, every pair of players together exactly twice (a group of ten:
-    15 matches, six each); players, matches and seats are drawn, the same seed giving the same schedule."""
-    design = DESIGNS.get(len(players))
-    if design is None:
-        raise InvalidInput(f"un groupe de {len(players)} joueurs n'a pas de calendrier où chaque paire se "
-                           f"rencontre exactement deux fois (possible à {', '.join(map(str, DESIGNS))} joueurs)")
+    15 matches, six each), or the closest schedule for sizes without one (:data:`CLOSEST`, see
+    :func:`schedule_note`); players, matches and seats are drawn, the same seed giving the same schedule."""
+    design = _design(len(players))
     if len(set(players)) != len(players):
         raise InvalidInput("un joueur figure deux fois dans le groupe")
     rng = random.Random(str(seed))
@@ -267,6 +314,7 @@ class Move(Enum):
     WITHDRAWN = "retrait"
     NEW = "nouveau"
     RETURNING = "retour"
+    WAITING = "en attente"  # new or returning, without a place next season (no group to open for him)
 
 
 @dataclass(frozen=True)
@@ -326,44 +374,92 @@ def by_elo(players: Iterable[Player]) -> list[Player]:
     return sorted(players, key=lambda p: (-rank_key(p.elo), fold(p.name), p.name))
 
 
+
+Key = tuple[int, int]  # (division, group)
+
+
 class _Composer:
     """The end-of-season state, division by division from the top (§4)."""
 
-    def __init__(self, standings: Mapping[tuple[int, int], Sequence[Standing]], rng: random.Random):
+    def __init__(self, standings: Mapping[Key, Sequence[Standing]], rng: random.Random,
+                 returning_at: Mapping[int, list[Player]]):
         self.rng = rng
         self.standings = standings
         self.lowest = max(d for d, _ in standings)
         self.moves: dict[str, Movement] = {}
         self.warnings: list[str] = []
-        self.ups: dict[tuple[int, int], list[Standing]] = {}
-        self.stayers: dict[tuple[int, int], list[Standing]] = {}
-        self.downs: dict[tuple[int, int], list[Standing]] = {}
-        self.internal: dict[tuple[int, int], int] = {}
-        for (d, g), table in standings.items():
-            present = [s for s in table if not s.player.status.leaves]
-            ups = UP if d > 1 else 0
-            quota = len(present) if d == self.lowest else STAY_D1 if d == 1 else STAY
-            zone = ups + quota
-            self.ups[d, g] = present[:ups]
-            self.stayers[d, g] = present[ups:zone]
-            self.downs[d, g] = present[zone:]
-            kept = len(present[:zone])
-            self.internal[d, g] = kept - sum(1 for s in table[:zone] if not s.player.status.leaves)
-            for s in table:
-                if s.player.status.leaves:
-                    move = Move.FORFEIT if s.player.status is Status.FORFEIT else Move.WITHDRAWN
-                    self.moves[s.player.name] = Movement(s.player, move, s)
+        self.ups: dict[Key, list[Standing]] = {}
+        self.stayers: dict[Key, list[Standing]] = {}
+        self.downs: dict[Key, list[Standing]] = {}
+        self.vacant: dict[Key, int] = {}  # places leavers left among a group's stayers
+        self.internal: dict[Key, int] = defaultdict(int)  # of them, rescued within the group
+        self.returning_at = {d: list(players) for d, players in returning_at.items()}
+        self.carried: list[Player] = []  # returning players without a place in their division: the next one down
+        self.holes: dict[int, int] = {}  # places of a division nobody could fill
+        self.waiting: list[Movement] = []
+        for key, table in standings.items():
+            self._split(key, table)
+
+    def _split(self, key: Key, table: Sequence[Standing]) -> None:
+        """§4, source « Repêchages »: who of a group moves up, stays or goes down before repêchages. With a
+        leader gone, « le joueur classé troisième monte »; a leaver who was to stay or move up leaves a place
+        among the stayers (cases 1, 2); one who was to go down leaves none (case 3: « Il n'y a pas de
+        repêchage »), as a forfeit player, « implicitement classé dernier »."""
+        d = key[0]
+        present = [s for s in table if not s.player.status.leaves]
+        ups = present[:UP if d > 1 else 0]
+        up_names = {s.player.name for s in ups}
+        if d == self.lowest:
+            stay = present[len(ups):]
+            quota = len(stay)
+        else:
+            quota = STAY_D1 if d == 1 else STAY
+            zone = (UP if d > 1 else 0) + quota
+            stay = [s for s in table[:zone] if not s.player.status.leaves and s.player.name not in up_names]
+        kept = up_names | {s.player.name for s in stay}
+        self.ups[key], self.stayers[key] = ups, stay
+        self.downs[key] = [s for s in present if s.player.name not in kept]
+        self.vacant[key] = quota - len(stay)
+        for s in table:
+            if s.player.status.leaves:
+                move = Move.FORFEIT if s.player.status is Status.FORFEIT else Move.WITHDRAWN
+                self.moves[s.player.name] = Movement(s.player, move, s)
+
+    def _groups(self, d: int) -> list[Key]:
+        return [(d, g) for g in range(1, groups_in(d) + 1)]
 
     def _best(self, candidates: list[Standing]) -> Standing:
         return min(candidates, key=lambda s: (s.position,) + _merit(s) + (fold(s.player.name), s.player.name))
 
+    def rescue_within(self, d: int, returned: int, limit: int) -> list[Standing]:
+        """Source « Repêchages »: a place a leaver left in his group « sera comblée en priorité par le retour
+        d'un participant ayant évolué à ce niveau. Sinon, elle sera comblée par un repêchage au sein du
+        groupe »: the ``returned`` players of this level take such places first (where most are open, first
+        where the group has nobody to rescue); each other one goes to the best of the group's players who
+        were to go down (« le mieux classé de ceux qui devaient descendre »), ``limit`` in all."""
+        groups = self._groups(d)
+        open_places = {k: self.vacant[k] for k in groups}
+        for _ in range(returned):
+            candidates = [k for k in groups if open_places[k] > 0]
+            if not candidates:
+                break
+            k = max(candidates, key=lambda k: (open_places[k] > len(self.downs[k]), open_places[k], -k[1]))
+            open_places[k] -= 1
+        rescued: list[Standing] = []
+        for k in groups:
+            take = self.downs[k][:min(open_places[k], max(limit - len(rescued), 0))]
+            del self.downs[k][:len(take)]
+            self.internal[k] = len(take)
+            rescued += take
+        return rescued
+
     def rescue(self, d: int, vacancies: int) -> list[Standing]:
         """Fill places of division d from its players who were to go down: totals per group within one,
         then places due to other groups spread fairly, then by ranking; else the best of those who were
-        to stay in the division below (§4, source « Repêchages »)."""
+        to stay in the division below (§4, source « Repêchages au sein d'une division »)."""
         rescued: list[Standing] = []
-        external: dict[tuple[int, int], int] = defaultdict(int)
-        groups = [(d, g) for g in range(1, groups_in(d) + 1)]
+        external: dict[Key, int] = defaultdict(int)
+        groups = self._groups(d)
         while vacancies > 0 and any(self.downs[k] for k in groups):
             k = min((k for k in groups if self.downs[k]), key=lambda k: (
                 self.internal[k] + external[k], external[k], self.downs[k][0].position)
@@ -371,7 +467,7 @@ class _Composer:
             rescued.append(self.downs[k].pop(0))
             external[k] += 1
             vacancies -= 1
-        below = [(d + 1, g) for g in range(1, groups_in(d + 1) + 1)] if d < self.lowest else []
+        below = self._groups(d + 1) if d < self.lowest else []
         while vacancies > 0 and any(self.stayers[k] for k in below):
             best = self._best([s for k in below for s in self.stayers[k]])
             home = next(k for k in below if best in self.stayers[k])
@@ -381,17 +477,108 @@ class _Composer:
             vacancies -= 1
         return rescued
 
+    def place_stayers(self, d: int, slots: list[list[Movement]]) -> int:
+        """§4: « un 3e, un 4e, un 5e et un 6e provenant des différents groupes et répartis par permutation
+        circulaire »: the k-th stayer of old group i goes to new group i - k."""
+        G = len(slots)
+        placed = 0
+        for g in range(1, G + 1):
+            for k, s in enumerate(self.stayers[d, g]):
+                move = Move.RESCUED if s.position > _zone(d, self.lowest) else Move.STAY
+                slots[(g - 1 - k) % G].append(Movement(s.player, move, s, origin=s.label))
+                placed += 1
+        return placed
 
-def next_season(standings: Mapping[tuple[int, int], Sequence[Standing]], newcomers: Sequence[Player] = (),
-                returning: Sequence[Player] = (), seed: object = 0) -> NextSeason:
-    """§4: who moves up, stays, goes down or is rescued, and next season's groups: stayers by circular
-    permutation, pairs coming down (7th + 10th, 8th + 9th) and two 1sts + two 2nds coming up drawn into
-    groups, returning players where there is a place, new players dealt in a snake by Elo into the lowest
-    division. ``standings``: each group's standings by (division, group), its players carrying that division
-    and group; draws follow ``seed``."""
-    rng = random.Random(f"torres-saison-suivante:{seed}")
-    if not standings:
-        return _first_season(list(newcomers) + list(returning), rng)
+    def place_downs(self, d: int, slots: list[list[Movement]]) -> tuple[int, list[Standing]]:
+        """§4: from division d - 1, « soit un 7e et un 10e, soit un 8e et un 9e, venant si possible de 2 groupes
+        différents », drawn; returns how many were placed and those beyond the 10th (placed where there is room)."""
+        G = len(slots)
+        above = groups_in(d - 1)
+        shift = self.rng.randrange(1, above) if above > 1 else 0
+        pairs = []
+        for i in range(1, above + 1):
+            mine, other = self.downs[d - 1, i], self.downs[d - 1, (i - 1 + shift) % above + 1]
+            for first, second in ((7, 10), (8, 9)):  # a hole where a player was rescued or left
+                pairs.append([x for x in (_placed(mine, first), _placed(other, second)) if x is not None])
+        self.rng.shuffle(pairs)
+        placed = 0
+        for j, pair in enumerate(pairs):
+            for s in pair:
+                slots[j % G].append(Movement(s.player, Move.DOWN, s, origin=s.label))
+                placed += 1
+        beyond = [s for i in range(1, above + 1) for s in self.downs[d - 1, i] if s.position > GROUP_SIZE]
+        return placed, beyond
+
+    def place_ups(self, d: int, slots: list[list[Movement]]) -> int:
+        """§4: from division d + 1, « deux 1er et deux 2e venant si possible de groupes différents », drawn."""
+        below = list(range(1, groups_in(d + 1) + 1))
+        self.rng.shuffle(below)
+        n = len(below)
+        placed = 0
+        for j, slot in enumerate(slots):
+            for rank, offset in ((0, 0), (0, 1), (1, 2), (1, 3)):
+                up = _at(self.ups[d + 1, below[(2 * j + offset) % n]], rank)
+                if up is not None:
+                    slot.append(Movement(up.player, Move.UP, up, origin=up.label))
+                    placed += 1
+        return placed
+
+    def returning(self, d: int) -> list[Player]:
+        """Returning players looking for a place in division d: those of this level first (« le retour d'un
+        participant ayant évolué à ce niveau »), then those who found none higher up."""
+        back = self.returning_at.get(d, []) + self.carried
+        self.carried = []
+        return back
+
+
+def _division(c: _Composer, d: int) -> list[list[Movement]]:
+    """§4: next season's groups of a division above the lowest: stayers, players coming down and up, then
+    its vacant places filled by returning players, then by repêchages (source « Repêchages »)."""
+    G = groups_in(d)
+    slots: list[list[Movement]] = [[] for _ in range(G)]
+    placed = c.place_stayers(d, slots)
+    extra: list[Standing] = []
+    if d > 1:
+        down, extra = c.place_downs(d, slots)
+        placed += down
+    placed += c.place_ups(d, slots)
+    vacancies = GROUP_SIZE * G - placed - len(extra)
+    back = c.returning(d)
+    taken = back[:max(vacancies, 0)]
+    c.carried = back[len(taken):]
+    vacancies -= len(taken)
+    arrivals = [Movement(p, Move.RETURNING, origin="retour") for p in taken]
+    within = c.rescue_within(d, len(taken), vacancies)
+    for s in within + c.rescue(d, vacancies - len(within)):
+        earlier = c.moves.get(s.player.name)
+        kind = earlier.move if earlier is not None else Move.RESCUED
+        arrivals.append(Movement(s.player, kind, s, origin=s.label))
+    arrivals += [Movement(s.player, _kind(s, d), s, origin=s.label) for s in extra]
+    _fill_holes(slots, arrivals, c.rng)
+    short = GROUP_SIZE * G - sum(len(slot) for slot in slots)
+    if short > 0:
+        c.holes[d] = short
+        c.warnings.append(f"D{d} : {short} place{'s' if short > 1 else ''} sans joueur la saison "
+                          "prochaine (plus personne à repêcher).")
+    return slots
+
+
+def _lowest_division(c: _Composer, d: int, newcomers: Sequence[Player]) -> dict[Key, list[Movement]]:
+    """§4: the lowest division keeps all its players but its two best of each group; it receives the
+    players coming down, returning players, then the new ones (« Les retours d'anciens participants sont
+    toutefois prioritaires »)."""
+    slots: list[list[Movement]] = [[] for _ in range(groups_in(d))]
+    c.place_stayers(d, slots)
+    extra: list[Standing] = []
+    if d > 1:
+        _, extra = c.place_downs(d, slots)
+    moved = [Movement(s.player, _kind(s, d), s, origin=s.label) for s in extra]
+    returns = [Movement(p, Move.RETURNING, origin="retour") for p in c.returning(d)]
+    return _lowest(d, slots, moved + returns, _number_newcomers(newcomers), c)
+
+
+def _check_standings(standings: Mapping[Key, Sequence[Standing]]) -> int:
+    """The standings' pyramid is whole and each player is in the group he is ranked in; the lowest division."""
     for (d, g), table in standings.items():
         if not 1 <= g <= groups_in(d):
             raise InvalidInput(f"D{d} n'a que {groups_in(d)} groupes ; trouvé le groupe {g}")
@@ -399,95 +586,80 @@ def next_season(standings: Mapping[tuple[int, int], Sequence[Standing]], newcome
             if (s.player.division, s.player.group) != (d, g):
                 raise InvalidInput(f"{s.player.name} est classé en D{d} groupe {g} mais sa fiche indique "
                                    f"division {_shown(s.player.division)}, groupe {_shown(s.player.group)}")
-    c = _Composer(standings, rng)
-    lowest = c.lowest
+    lowest = max(d for d, _ in standings)
     missing = [f"D{d} groupe {g}" for d in range(1, lowest + 1) for g in range(1, groups_in(d) + 1)
                if (d, g) not in standings]
     if missing:
         raise InvalidInput(f"groupes sans joueurs : {', '.join(missing)} (chaque division d a 2^(d-1) groupes)")
-    groups: dict[tuple[int, int], list[Movement]] = {}
-    waiting = by_elo(p for p in returning)
-    returning_at: dict[int, list[Player]] = defaultdict(list)
-    for p in waiting:
-        returning_at[min(p.division or lowest, lowest)].append(p)
-    carried: list[Player] = []  # returning players without a place in their division: the next one down
-    for d in range(1, lowest + 1):
-        G = groups_in(d)
-        slots: list[list[Movement]] = [[] for _ in range(G)]
-        quota = None if d == lowest else STAY_D1 if d == 1 else STAY
-        # Stayers: the k-th stayer of old group i goes to new group i - k (circular permutation).
-        for g in range(1, G + 1):
-            for k, s in enumerate(c.stayers[d, g][:quota]):
-                move = Move.RESCUED if s.position > _zone(d, lowest) else Move.STAY
-                slots[(g - 1 - k) % G].append(Movement(s.player, move, s, origin=s.label))
-        placed = sum(len(slot) for slot in slots)
-        extra = [s for g in range(1, G + 1) for s in c.stayers[d, g][quota:]] if quota else []
-        # Coming down from d - 1: pairs (7th, 10th) and (8th, 9th) of two different groups, drawn.
-        if d > 1:
-            above = groups_in(d - 1)
-            shift = rng.randrange(1, above) if above > 1 else 0
-            pairs = []
-            for i in range(1, above + 1):
-                mine, other = c.downs[d - 1, i], c.downs[d - 1, (i - 1 + shift) % above + 1]
-                for first, second in ((7, 10), (8, 9)):  # a hole where a player was rescued or left
-                    pairs.append([x for x in (_placed(mine, first), _placed(other, second)) if x is not None])
-            rng.shuffle(pairs)
-            for j, pair in enumerate(pairs):
-                for s in pair:
-                    slots[j % G].append(Movement(s.player, Move.DOWN, s, origin=s.label))
-                    placed += 1
-            extra += [s for i in range(1, above + 1) for s in c.downs[d - 1, i] if s.position > GROUP_SIZE]
-        # Coming up from d + 1: two 1sts and two 2nds of four different groups, drawn.
-        if d < lowest:
-            below = list(range(1, groups_in(d + 1) + 1))
-            rng.shuffle(below)
-            n = len(below)
-            for j in range(G):
-                for rank, offset in ((0, 0), (0, 1), (1, 2), (1, 3)):
-                    up = _at(c.ups[d + 1, below[(2 * j + offset) % n]], rank)
-                    if up is not None:
-                        slots[j].append(Movement(up.player, Move.UP, up, origin=up.label))
-                        placed += 1
-        arrivals: list[Movement] = []
-        if d < lowest:
-            vacancies = GROUP_SIZE * G - placed - len(extra)
-            back = carried + returning_at[d]
-            carried = []
-            for p in back:
-                if vacancies > 0:
-                    arrivals.append(Movement(p, Move.RETURNING, origin="retour"))
-                    vacancies -= 1
-                else:
-                    carried.append(p)
-            for s in c.rescue(d, vacancies):
-                earlier = c.moves.get(s.player.name)
-                kind = earlier.move if earlier is not None else Move.RESCUED
-                arrivals.append(Movement(s.player, kind, s, origin=s.label))
-            arrivals += [Movement(s.player, _kind(s, d), s, origin=s.label) for s in extra]
-            _fill_holes(slots, arrivals, rng)
-            short = GROUP_SIZE * G - sum(len(slot) for slot in slots)
-            if short > 0:
-                c.warnings.append(f"D{d} : {short} place{'s' if short > 1 else ''} sans joueur la saison "
-                                  "prochaine (plus personne à repêcher).")
-        else:
-            returns = [Movement(p, Move.RETURNING, origin="retour") for p in carried + returning_at[d]]
-            extra_moves = [Movement(s.player, _kind(s, d), s, origin=s.label) for s in extra]
-            news = _number_newcomers(newcomers)
-            groups.update(_lowest(d, slots, extra_moves + returns, news, rng, c.warnings))
+    return lowest
+
+
+def next_season(standings: Mapping[Key, Sequence[Standing]], newcomers: Sequence[Player] = (),
+                returning: Sequence[Player] = (), seed: object = 0) -> NextSeason:
+    """§4: who moves up, stays, goes down or is rescued, and next season's groups: stayers by circular
+    permutation, pairs coming down (7th + 10th, 8th + 9th) and two 1sts + two 2nds coming up drawn into
+    groups, returning players where there is a place, new players dealt in a snake by Elo into the lowest
+    division. ``standings``: each group's standings by (division, group), its players carrying that division
+    and group; draws follow ``seed``.
+
+    A returning player comes back « dans la division dans laquelle il se serait trouvé … (ou dans la division
+    la plus proche possible) » (source « Retrait du championnat »): without a place at his level, the nearest
+    division with one, below or above (above: a place nobody else could fill; at equal distance, above)."""
+    if not standings:
+        return _first_season(list(newcomers) + list(returning), random.Random(f"torres-saison-suivante:{seed}"))
+    lowest = _check_standings(standings)
+    home = {p.name: min(p.division or lowest, lowest) for p in by_elo(returning)}
+    levels = dict(home)
+    for _ in range(len(returning) * lowest + 1):
+        result, holes = _compose(standings, newcomers, returning, levels, seed)
+        closer = _closer_above(result, holes, home, levels)
+        if closer is None:
             break
-        for j, slot in enumerate(slots, start=1):
+        levels[closer[0]] = closer[1]
+    return result
+
+
+def _closer_above(result: NextSeason, holes: Mapping[int, int], home: Mapping[str, int],
+                  levels: Mapping[str, int]) -> tuple[str, int] | None:
+    """A returning player placed farther from his level than a division above with places nobody could fill,
+    and that division (the nearest); None when there is none."""
+    at = {m.player.name: m.division for m in result.movements if m.move in (Move.RETURNING, Move.WAITING)}
+    for name, level in home.items():
+        placed = at.get(name)
+        distance = abs(placed - level) if placed is not None else 10 ** 9
+        above = [a for a, short in holes.items() if short > 0 and a < levels[name] and level - a <= distance]
+        if above:
+            return name, max(above)
+    return None
+
+
+def _compose(standings: Mapping[Key, Sequence[Standing]], newcomers: Sequence[Player],
+             returning: Sequence[Player], levels: Mapping[str, int], seed: object) -> tuple[NextSeason, dict[int, int]]:
+    """§4: next season, returning players looking first in the division ``levels`` gives them; and the places
+    of each division that nobody could fill."""
+    rng = random.Random(f"torres-saison-suivante:{seed}")
+    returning_at: dict[int, list[Player]] = defaultdict(list)
+    for p in by_elo(returning):
+        returning_at[levels[p.name]].append(p)
+    c = _Composer(standings, rng, returning_at)
+    groups: dict[Key, list[Movement]] = {}
+    for d in range(1, c.lowest):
+        for j, slot in enumerate(_division(c, d), start=1):
             groups[d, j] = slot
+    groups.update(_lowest_division(c, c.lowest, newcomers))
     for (d, j), slot in groups.items():
         for i, m in enumerate(slot):
             slot[i] = Movement(m.player, m.move, m.standing, d, j, m.origin)
             c.moves[m.player.name] = slot[i]
+    for m in c.waiting:
+        c.moves[m.player.name] = m
     for s in chain.from_iterable(c.downs.values()):
         if s.player.name not in c.moves:
             c.moves[s.player.name] = Movement(s.player, Move.DOWN, s)
     movements = _movement_order(standings, c.moves, newcomers, returning)
     for key in groups:
         groups[key].sort(key=_slot_order)
-    return NextSeason(movements, dict(sorted(groups.items())), c.warnings)
+    return NextSeason(movements, dict(sorted(groups.items())), c.warnings), c.holes
 
 
 def _shown(number: int | None) -> str:
@@ -533,39 +705,99 @@ def _number_newcomers(newcomers: Sequence[Player]) -> list[Movement]:
     return [Movement(p, Move.NEW, origin=f"n{i}") for i, p in enumerate(by_elo(newcomers), start=1)]
 
 
+def _opens(d: int, count: int) -> bool:
+    """Whether ``count`` players beyond the lowest division's groups of ten open division d: each of its
+    2 ** (d - 1) groups must get a match's worth of players (a division of mostly empty groups never opens)."""
+    return count >= MATCH_SIZE * groups_in(d)
+
+
 def _lowest(d: int, slots: list[list[Movement]], back: list[Movement], news: list[Movement],
-            rng: random.Random, warnings: list[str]) -> dict[tuple[int, int], list[Movement]]:
+            c: _Composer) -> dict[Key, list[Movement]]:
     """§4: the lowest division: returning players, then new players dealt in a snake by Elo into
-    mini-groups, each drawn into a group, groups balanced; past ten per group, a new division opens."""
+    mini-groups, each drawn into a group, groups « équilibrés en nombre de joueurs »; past ten per group,
+    a new division opens if its groups can all play, else the last by priority wait for a later season."""
     G = len(slots)
     room = max(0, GROUP_SIZE * G - sum(len(s) for s in slots))
     incoming = back + news
     here, beyond = incoming[:room], incoming[room:]
-    _deal(slots, [m for m in here if m.move is not Move.NEW], [m for m in here if m.move is Move.NEW], rng)
+    _deal(slots, [m for m in here if m.move is not Move.NEW], [m for m in here if m.move is Move.NEW], c.rng)
     groups = {(d, j): slot for j, slot in enumerate(slots, start=1)}
-    if beyond:
+    must = [m for m in beyond if m.move not in (Move.NEW, Move.RETURNING)]
+    if beyond and (must or _opens(d + 1, len(beyond))):
         more: list[list[Movement]] = [[] for _ in range(groups_in(d + 1))]
-        _deal(more, [m for m in beyond if m.move is not Move.NEW], [m for m in beyond if m.move is Move.NEW], rng)
+        _deal(more, [m for m in beyond if m.move is not Move.NEW], [m for m in beyond if m.move is Move.NEW], c.rng)
         groups.update({(d + 1, j): slot for j, slot in enumerate(more, start=1)})
-        warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
-                        f"s'ouvre pour {len(beyond)} nouveaux joueurs.")
-    for (dd, j), slot in groups.items():
-        if len(slot) < MATCH_SIZE:
-            warnings.append(f"D{dd} groupe {j} : {len(slot)} joueur{'s' if len(slot) > 1 else ''} seulement "
-                            "la saison prochaine.")
+        c.warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
+                          f"s'ouvre pour {len(beyond)} joueurs.")
+    elif beyond:
+        c.waiting += [Movement(m.player, Move.WAITING, origin=m.origin) for m in beyond]
+        c.warnings.append(_waiting_warning(d, [m.player.name for m in beyond]))
+    c.warnings += _size_warnings(groups, " la saison prochaine")
     return groups
 
 
+def _waiting_warning(d: int, names: Sequence[str]) -> str:
+    """Players left without a place: the groups of D{d} are full and D{d+1} cannot open for so few."""
+    n = len(names)
+    return (f"{n} joueur{'s' if n > 1 else ''} sans place la saison prochaine (en attente) : les groupes de la "
+            f"D{d} sont complets et une D{d + 1} de {groups_in(d + 1)} groupes ne s'ouvre qu'à partir de "
+            f"{MATCH_SIZE * groups_in(d + 1)} joueurs ({MATCH_SIZE} par groupe) : {', '.join(names)}.")
+
+
+def _size_warnings(groups: Mapping[Key, list[Movement]], when: str) -> list[str]:
+    """Groups too small for a match, and sizes without a schedule where every pair meets twice (§1)."""
+    warnings = []
+    by_size: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for (d, j), slot in groups.items():
+        if len(slot) < MATCH_SIZE:
+            warnings.append(f"D{d} groupe {j} : {len(slot)} joueur{'s' if len(slot) > 1 else ''} seulement{when}.")
+        elif len(slot) <= GROUP_SIZE and schedule_note(len(slot)):
+            by_size[d, len(slot)].append(j)
+    for (d, size), which in sorted(by_size.items()):
+        named = f"groupe{'s' if len(which) > 1 else ''} {', '.join(map(str, which))}"
+        warnings.append(f"D{d} {named} : {size} joueurs{when} ; {schedule_note(size)}.")
+    return warnings
+
+
 def _deal(slots: list[list[Movement]], back: list[Movement], news: list[Movement], rng: random.Random) -> None:
-    """Returning players to the smallest groups, then new players in a snake, mini-groups drawn (§4)."""
+    """Returning players to the smallest groups, then new players in a snake, mini-groups drawn (§4); groups
+    too large to end balanced first give up players (:func:`_trim`), placed like returning ones."""
     order = list(range(len(slots)))
     rng.shuffle(order)
+    back = _trim(slots, len(back) + len(news), order) + back
     for m, j in zip(back, _spread([len(s) for s in slots], len(back), order)):
         slots[j].append(m)
     taken = _balance([len(s) for s in slots], len(news), order)
     mini = snake(len(news), [taken[g] for g in order])  # mini-group i goes to the drawn group order[i]
     for m, i in zip(news, mini):
         slots[order[i]].append(m)
+
+
+def _trim(slots: list[list[Movement]], incoming: int, order: Sequence[int]) -> list[Movement]:
+    """§4 (« Les groupes de la division la plus basse devront être équilibrés en nombre de joueurs »): take out
+    of each group what it has beyond its balanced size once ``incoming`` more are dealt, the largest groups
+    keeping the extra ones; first its own division's players placed below the 6th, then the worst placed."""
+    total = sum(len(s) for s in slots) + incoming
+    base, more = divmod(total, len(slots))
+    rank = {g: i for i, g in enumerate(order)}
+    largest = sorted(range(len(slots)), key=lambda j: (-len(slots[j]), rank[j]))
+    cap = {j: base + (1 if i < more else 0) for i, j in enumerate(largest)}
+    out: list[Movement] = []
+    for j in sorted(range(len(slots)), key=lambda j: rank[j]):
+        while len(slots[j]) > cap[j]:
+            m = max(slots[j], key=_trim_order)
+            slots[j].remove(m)
+            out.append(m)
+    return out
+
+
+def _trim_order(m: Movement) -> tuple[int, int]:
+    """Who a group gives up first to balance the lowest division (highest first)."""
+    s = m.standing
+    if s is None:
+        return (3, 0)
+    own = m.move in (Move.STAY, Move.RESCUED)  # a player of this division (not one coming down)
+    return (2 if own and s.position > UP + STAY else 1 if own else 0, s.position)
 
 
 def _spread(sizes: list[int], count: int, order: Sequence[int]) -> list[int]:
@@ -575,11 +807,12 @@ def _spread(sizes: list[int], count: int, order: Sequence[int]) -> list[int]:
 
 def _first_season(players: list[Player], rng: random.Random) -> NextSeason:
     """§4 (source « Répartition des groupes »): the first season fills D1, D2… by Boîte à Jeux Elo;
-    each division's players are dealt in a snake into its groups."""
+    each division's players are dealt in a snake into its groups; a division below D1 opens only if each of
+    its groups gets a match's worth of players, the others wait."""
     news = _number_newcomers(players)
-    groups: dict[tuple[int, int], list[Movement]] = {}
+    groups: dict[Key, list[Movement]] = {}
     d, start = 1, 0
-    while start < len(news):
+    while start < len(news) and (d == 1 or _opens(d, len(news) - start)):
         size = GROUP_SIZE * groups_in(d)
         chunk = news[start:start + size]
         slots: list[list[Movement]] = [[] for _ in range(groups_in(d))]
@@ -588,13 +821,15 @@ def _first_season(players: list[Player], rng: random.Random) -> NextSeason:
             groups[d, j] = [Movement(m.player, Move.NEW, None, d, j, m.origin) for m in slot]
         start += size
         d += 1
-    warnings = [f"D{dd} groupe {j} : {len(slot)} joueur{'s' if len(slot) > 1 else ''} seulement."
-                for (dd, j), slot in groups.items() if len(slot) < MATCH_SIZE]
+    warnings = _size_warnings(groups, "")
+    waiting = [Movement(m.player, Move.WAITING, origin=m.origin) for m in news[start:]]
+    if waiting:
+        warnings.append(_waiting_warning(d - 1, [m.player.name for m in waiting]))
     movements = [m for slot in groups.values() for m in slot]
     movements.sort(key=lambda m: (m.division, m.group, _slot_order(m)))
     for key in groups:
         groups[key].sort(key=_slot_order)
-    return NextSeason(movements, groups, warnings)
+    return NextSeason(movements + waiting, groups, warnings)
 
 
 _KIND_ORDER = {Move.UP: 2, Move.STAY: 0, Move.RESCUED: 0, Move.DOWN: 1, Move.RESCUED_UP: 2, Move.RETURNING: 3,

@@ -1,33 +1,13 @@
-"""Texts made from the Excel functions' registry (:mod:`xlcircuit.excel.registry`): xlwings Lite's
-``requirements.txt`` line and ``main.py`` (``xlcircuit excel lite``) and the French function reference,
-``docs/fonctions.md`` (``xlcircuit excel docs``). Standard library only.
+"""The French function reference, ``docs/fonctions.md`` (``xlcircuit excel docs``), made from the Excel
+functions' registry (:mod:`xlcircuit.excel.registry`) and the native formulas (:mod:`xlcircuit.excel.native`).
+Standard library only. xlwings Lite's files are made by :mod:`xlcircuit.excel.lite`.
 """
 
 from __future__ import annotations
 
 from .. import __version__
-from .registry import FEDERATIONS, FUNCTIONS, Cell, Function, modules, of_federation
-
-
-# --- xlwings Lite --------------------------------------------------------------------------------
-
-
-def lite_requirement() -> str:
-    """The line of xlwings Lite's requirements.txt: this very version, so the workbook does not change by itself."""
-    return f"xlcircuit=={__version__}"
-
-
-def lite_main() -> str:
-    """xlwings Lite's main.py: it imports every function, which Lite then offers under its own name."""
-    lines = [
-        "# Fonctions Excel de xlcircuit pour xlwings Lite (écrit par « xlcircuit excel lite »).",
-        f"# L'onglet requirements.txt doit contenir la ligne : {lite_requirement()}",
-    ]
-    for module in modules():
-        names = ", ".join(f.name for f in FUNCTIONS if f.module == module)
-        lines.append(f"from {module} import {names}")
-    return "\n".join(lines) + "\n"
-
+from . import lite, native
+from .registry import FEDERATIONS, Cell, Function, of_federation
 
 # --- The reference (docs/fonctions.md) ---------------------------------------------------------
 
@@ -106,9 +86,11 @@ def reference() -> str:
         "     ne modifiez pas ce fichier à la main. -->",
         "",
         "Dans un Excel en français, les arguments se séparent par des points-virgules. Les fonctions",
-        "n'arrondissent pas : les résultats des exemples sont donnés au millième. Une entrée incorrecte",
-        "donne un court message commençant par `#` dans la cellule. Le classeur de démarrage",
-        "(`xlcircuit excel init`) montre ces exemples, une feuille par fédération.",
+        "n'arrondissent pas : les résultats des exemples sont donnés au millième. Une cellule vide, un",
+        "argument facultatif omis ou laissé vide (`=TDF_POINTS(1; 21; ; VRAI)`) prennent leur valeur par",
+        "défaut. Le classeur de démarrage (`xlcircuit excel init`) montre ces exemples, une feuille par",
+        "fédération. Une entrée incorrecte est signalée comme le dit la section",
+        "[Entrées incorrectes](#entrées-incorrectes).",
         "",
     ]
     for federation in FEDERATIONS:
@@ -116,18 +98,65 @@ def reference() -> str:
         for entry in of_federation(federation.code):
             lines += _section(entry)
     lines += [
+        "## Entrées incorrectes",
+        "",
+        "Une entrée que la règle ne peut pas prendre (place 0, 2,6 joueurs, texte inconnu, nombre de plus de",
+        "10^12, plage de plus de 100 000 cellules) ne donne jamais une trace d'erreur Python, ni un infini, ni",
+        "un calcul sans fin. Elle est signalée ainsi :",
+        "",
+        "| Où | Ce que montre la cellule | SIERREUR | SOMME sur la plage |",
+        "|---|---|---|---|",
+        "| xlwings Lite (Excel sur le web, Mac, Windows) | la valeur d'erreur `#VALEUR!` ; la raison en français "
+        "s'affiche en survolant le triangle d'erreur de la cellule | l'intercepte | donne `#VALEUR!` |",
+        "| Complément xlwings (Excel pour Windows) | un texte commençant par `#` : la raison en français "
+        "(`#place : entier de 1 à 12 attendu, trouvé 0`) | ne l'intercepte pas : testez `GAUCHE(A1; 1) = \"#\"` "
+        "| l'ignore (c'est du texte) : comptez-les avec `NB.SI(plage; \"#*\")` |",
+        "",
+        "Le complément Windows affiche en texte toute erreur levée en Python (avec sa trace) : les fonctions y "
+        "rendent donc la raison elle-même ; xlwings Lite, lui, change une erreur levée en `#VALEUR!`.",
+        "",
+        "## Formules sans Python",
+        "",
+        "`xlcircuit excel formulas [FICHIER]` écrit un classeur (`xlcircuit-formules.xlsx`) où ces points se",
+        "calculent par des formules ordinaires, sans Python ni complément, dans tout Excel et dans LibreOffice :",
+        "une longue table par calcul (une ligne par joueur et tournoi, ou par joueur et match), les colonnes",
+        "grises étant des formules. Un test les recalcule avec LibreOffice et compare chaque valeur à xlcircuit.",
+        "Les formules de la ligne 5, telles qu'un Excel en anglais les écrit (en français : `SI`, `NB.SI.ENS`,",
+        "`SOMMEPROD`, `ESTNUM`, `ENT`, `EQUIV`, `CHOISIR`, `SUPPRESPACE`, `SUBSTITUE`, `NA`, `OU`, `ET`, et",
+        "des points-virgules) :",
+        "",
+    ]
+    sheet = None
+    for name, header, formula in native.formulas():
+        if name != sheet:
+            lines += ["", f"### Feuille « {name} »", ""] if sheet else [f"### Feuille « {name} »", ""]
+            sheet = name
+        lines += [f"- {header} : `{formula}`"]
+    lines += [
+        "",
         "## xlwings Lite (Excel sur le web, Mac et Windows)",
         "",
-        "Onglet `requirements.txt`, la ligne :",
+        "xlcircuit n'est pas encore publié sur PyPI : le `main.py` de xlwings Lite contient donc tout le code",
+        "des fonctions (les règles et les fonctions, en Python standard). Les deux fichiers sont dans le dossier",
+        "[`lite/`](lite/) de cette documentation, ou écrits par `xlcircuit excel lite --dir DOSSIER`.",
+        "",
+        "Onglet `requirements.txt`, tout son contenu :",
         "",
         "```",
-        lite_requirement(),
+        lite.requirements().rstrip("\n"),
         "```",
         "",
-        "Onglet `main.py`, tout son contenu :",
+        "Onglet `main.py` : tout le contenu du fichier [`lite/main.py`](lite/main.py) (version "
+        f"{__version__}).",
+        "",
+        "Quand xlcircuit sera publié, `xlcircuit excel lite --published` donnera la forme courte :",
+        "",
+        "```",
+        lite.requirements(published=True).rstrip("\n"),
+        "```",
         "",
         "```python",
-        lite_main().rstrip("\n"),
+        lite.main(published=True).rstrip("\n"),
         "```",
     ]
     return "\n".join(lines) + "\n"

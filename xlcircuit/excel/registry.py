@@ -97,12 +97,14 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
         "TDF_TOURNAMENT",
         "tdf",
         "Points TdF de chaque ligne d'un classement (ex aequo et places vacantes compris ; organisateur, "
-        "aide, annulé : 100) ; vide si non classé. Plage de même forme, non arrondie.",
+        "aide, annulé : 100) ; vide si non classé. Plage de même forme, non arrondie. Un tournoi annulé n'a "
+        "pas de places.",
         (
             Argument(
                 "places",
                 "Plage des places officielles (1, 2, 2, 4…) ; organisateur, aide ou annulé pour une "
-                "personne non classée à 100 points ; cellule vide si la personne n'est pas classée.",
+                "personne non classée à 100 points (annulé : tournoi annulé, sans aucune place) ; cellule vide "
+                "si la personne n'est pas classée.",
                 range=True,
             ),
             _INTERRUPTED,
@@ -394,21 +396,23 @@ TORRES_FUNCTIONS: tuple[Function, ...] = (
         "TORRES_VP",
         "torres",
         "Points de victoire TORRES de chaque joueur d'un match : 8, 4, 2, 1 selon les points particuliers "
-        "(ex aequo : moyenne des places) ; 0 au joueur fictif ou retardataire, les autres classés entre eux.",
+        "(ex aequo : moyenne des places), joueur fictif « Forfait » compris ; 0 à qui a retardé un match non "
+        "terminé, les autres classés entre eux.",
         (
             _TORRES_POINTS,
             Argument(
                 "forfeit",
-                "Facultatif : même forme que les points ; VRAI pour un joueur qui ne marque aucun point de "
-                "victoire (joueur fictif « Forfait », ou joueur ayant retardé un match non terminé).",
+                "Facultatif : même forme que les points ; VRAI pour un joueur ayant retardé un match non terminé "
+                "(aucun point de victoire, les autres classés entre eux). Le joueur fictif « Forfait » n'est pas "
+                "marqué : il prend sa place selon ses points.",
                 range=True,
                 optional=True,
             ),
         ),
-        # torres.md §2 example points, B flagged: B 0; the others placed among themselves:
-        # C 123 first (8), A 115 second (4), D 110 third (2).
+        # torres.md §2 example points, B delayed the unfinished match: B 0; the others placed among
+        # themselves by the last count: C 123 first (8), A 115 second (4), D 110 third (2).
         Example(
-            (("points", "forfait"), (115, False), (130, True), (123, False), (110, False)),
+            (("points", "retard"), (115, False), (130, True), (123, False), (110, False)),
             "TORRES_VP(A2:A5; B2:B5)",
             ((4,), (0,), (8,), (2,)),
         ),

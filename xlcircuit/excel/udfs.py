@@ -4,7 +4,14 @@ A thin adapter: it converts what Excel passes (every number as a float, blanks a
 single cell as a scalar, ranges as lists of rows), calls the core (``xlcircuit.tdf``, ``xlcircuit.dbm``…) and
 shapes the result like the input. No rule is computed here.
 
-Bad input never raises: ``_declared`` turns it into a short French message starting with ``#``.
+Bad input never raises a Python error: ``_declared`` turns it into a short French reason, shown
+as ``ERRORS`` says (docs/fonctions.md, « Entrées incorrectes »): with the Windows add-in, a text
+starting with ``#``; in xlwings Lite (Pyodide), Excel's error value #VALEUR! (#VALUE!), which
+SIERREUR catches and SOMME propagates, with the reason in the cell's error tip. Blanks are blanks
+whatever the runtime passes: None, an empty or blank text, or Pyodide's ``JsNull`` (recognised by
+its type's name, without importing pyodide), at any depth of a range; an omitted optional argument,
+a bare blank or a single blank cell gives the argument its default. Ranges and numbers are bounded,
+so that no input gives inf, nan or a long computation.
 What Excel shows about them (description, argument docs, range or cell) comes from their
 entries in the registry, ``xlcircuit.functions``.
 
@@ -19,15 +26,16 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from numbers import Real
 from typing import Any
 
 import xlwings as xw
 
-from .. import cdf, dbm, elo, tdf, torres
-from . import registry as functions
+from .. import cdf, dbm, elo, limits, tdf, torres
 from ..errors import InvalidInput, XlcircuitError
 from ..text import clean
+from . import registry as functions
 
 __all__ = [entry.name for entry in functions.FUNCTIONS]
 
@@ -35,8 +43,14 @@ __all__ = [entry.name for entry in functions.FUNCTIONS]
 #: but an explicit empty string looks the same in every runtime).
 BLANK = ""
 #: Largest player count TDF_POINTS takes: a tie group is averaged place by place, so a mistyped
-#: huge count would freeze Excel. No real tournament comes near it.
-MAX_COUNT = 100_000
+#: huge count would freeze Excel (:mod:`xlcircuit.limits`, like the two bounds below).
+MAX_COUNT = limits.MAX_PLACE
+MAX_CELLS = limits.FUNCTION_MAX_CELLS
+MAX_NUMBER = limits.FUNCTION_MAX_NUMBER
+#: How a refused input shows: "text" (the reason as a text starting with '#': the Windows add-in, where a
+#: raised error would show a Python traceback) or "error" (Excel's #VALUE! with the reason in its tip:
+#: xlwings Lite, which turns a raised error into that). Pyodide (sys.platform "emscripten") is Lite.
+ERRORS = "error" if sys.platform == "emscripten" else "text"
 
 _CATEGORY = "xlcircuit"
 _CELL = {"err_to_str": True}  # one cell
@@ -49,8 +63,21 @@ _RANGE = {"ndim": 2, "err_to_str": True}  # a range, always a list of rows
 Shape = int | tuple[int, int] | None
 
 
+class CellError(Exception):
+    """A refused input, raised (``ERRORS == "error"``) for the runtime to show as #VALUE! with this reason."""
+
+
 def _is_blank(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not clean(value))
+    """None, a blank text, or Pyodide's JsNull (what xlwings Lite passes for a blank before xlwings 0.36.7)."""
+    return (value is None or (isinstance(value, str) and not clean(value))
+            or type(value).__name__ == "JsNull")
+
+
+def _omitted(value: Any) -> bool:
+    """An optional argument left out: blank, or a range of one blank cell (how a blank arrives as a range)."""
+    while isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    return _is_blank(value)
 
 
 def _shown(value: Any) -> str:
@@ -102,6 +129,8 @@ def _number(value: Any, what: str) -> float:
     """A cell -> a finite number."""
     if not isinstance(value, Real) or isinstance(value, bool) or not math.isfinite(value):
         raise _refuse(what, "nombre", value)
+    if abs(float(value)) > MAX_NUMBER:
+        raise _refuse(what, "nombre de -10^12 à 10^12", value)
     return float(value)
 
 
@@ -121,6 +150,10 @@ def _cells(value: Any, what: str) -> tuple[list[Any], Shape]:
     """A range as Excel passes it -> its cells in reading order, and its shape."""
     if not isinstance(value, (list, tuple)):
         return [value], None
+    size = len(value) * (len(value[0]) if value and isinstance(value[0], (list, tuple)) else 1)
+    if size > MAX_CELLS:
+        raise InvalidInput(f"#{what} : plage de {MAX_CELLS:,} cellules au plus attendue, trouvé {size:,} "
+                           f"(prenez les lignes utiles, B2:B40, plutôt que la colonne entière)".replace(",", " "))
     nested = [isinstance(row, (list, tuple)) for row in value]
     if not any(nested):
         return list(value), len(value)
@@ -143,6 +176,15 @@ def _shaped(values: list[Any], shape: Shape) -> Any:
 def _at(what: str, index: int) -> str:
     """Where a cell is, for a message: its rank in the range, in reading order."""
     return f"{what}, cellule {index + 1}"
+
+
+def _finite(result: Any) -> Any:
+    """The result, checked: a number that is not finite (never expected) is refused rather than shown."""
+    rows = result if isinstance(result, list) else [result]
+    for value in (cell for row in rows for cell in (row if isinstance(row, list) else [row])):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidInput("#résultat hors limites : des nombres plus petits sont attendus")
+    return result
 
 
 def _message(error: Exception) -> str:
@@ -213,9 +255,12 @@ def _declared(function):
     @functools.wraps(function)  # xlwings reads the arguments through inspect.signature, which follows it
     def cell(*args, **kwargs):
         try:
-            return function(*args, **kwargs)
-        except (XlcircuitError, ValueError, TypeError, OverflowError) as error:
-            return _message(error)
+            return _finite(function(*args, **kwargs))
+        except (XlcircuitError, ValueError, TypeError, ArithmeticError) as error:
+            message = _message(error)
+        if ERRORS == "error":
+            raise CellError(message.removeprefix("#").strip())
+        return message
 
     # xlwings takes the function wizard's description from __doc__, read by the first decorator.
     cell.__doc__ = entry.description
@@ -263,8 +308,8 @@ def TDF_WEIGHTS(points, kinds):
 # --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
 
 
-#: Largest number of rounds DBM_VALUE takes (the source: usually four, exceptionally five).
-DBM_MAX_ROUNDS = 100
+#: Largest number of rounds DBM_VALUE takes, as the workbook (:mod:`xlcircuit.limits`).
+DBM_MAX_ROUNDS = limits.DBM_MAX_ROUNDS
 
 
 def _dbm_class(value: Any, what: str) -> dbm.PlayerClass:
@@ -372,7 +417,7 @@ def PASTIS(centres, years_survived=None, years_played=7):
     cells, shape = _cells(centres, "centres")
     if len(cells) != cdf.PLAYERS:  # one cell per power; a blank one for a power without a player
         raise InvalidInput(f"#centres : {cdf.PLAYERS} cellules attendues (une par pays), trouvé {len(cells)}")
-    if _is_blank(years_survived):
+    if _omitted(years_survived):
         survived: list[Any] = [None] * len(cells)
     else:
         survived, _ = _cells(years_survived, "years_survived")
@@ -519,7 +564,7 @@ def TORRES_VP(points, forfeit=None):
     """§2: each player's victory points in one match, in the range's shape."""
     values, shape = _match_points(points)
     flags = [False] * len(values)
-    if isinstance(forfeit, (list, tuple)) or not _is_blank(forfeit):  # omitted or blank: nobody
+    if not _omitted(forfeit):  # omitted, or one blank cell: nobody
         cells, _ = _cells(forfeit, "forfeit")
         if len(cells) != len(values):
             raise InvalidInput(f"#points et forfeit : autant de cellules attendues, trouvé {len(values)} "

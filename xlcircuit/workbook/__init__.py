@@ -1,53 +1,80 @@
 """The workbook layer (openpyxl): season workbooks made from the templates, read and filled.
 
-Each federation's module knows its tables; this package dispatches by the federation a
-workbook records. A federation's module provides:
-
-- ``FEDERATION`` (its code), ``TITLE`` (French name), ``TEMPLATE`` (file in ``workbooks/``),
-  ``EXAMPLE`` (the file ``xlcircuit demo`` writes);
-- ``INPUTS`` (the input table specs the organiser fills), ``STANDINGS`` (the main published
-  standings: PDF, per-club highlight) and ``LINES`` (the per-result lines a club receives);
-- ``new_workbook()``, ``put_example(wb)``;
-- ``compute(book, progress) -> Summary`` (reads, checks, computes; raises ``WorkbookProblems``
-  listing every problem; the summary has ``warnings`` and ``clubs``, player -> club);
-- ``outputs(summary, club=None, day=None) -> list[Output]``, ``fill(book, progress) -> Summary``;
-- ``report(summary) -> list[str]`` (what ``check`` and ``fill`` print, in French);
-- optionally ``schedule(book, seed) -> list[str]`` (``xlcircuit schedule``: draws a calendar).
-
-What the modules share (the front sheet of a new workbook, reading cells and the Paramètre/Valeur and
-Joueur/Club tables, titles, highlights, the end of a fill and of a report) is in :mod:`.sheets`.
+Each federation's module (``tdf``, ``dbm``, ``cdf``, ``elo``, ``torres``) declares its tables and its
+own steps, and is a :class:`FederationWorkbook`; the procedure every fill shares (read with located
+problems, compute with the core, write the published tables) is written once, in :mod:`.procedure`.
+What the modules share besides (the front sheet of a new workbook, the Paramètre/Valeur and
+Joueur/Club tables, titles, highlights, report lines) is in :mod:`.sheets`; tables in and out, typed
+cells and the published look in :mod:`.tables`; files in :mod:`.io`.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+import datetime as dt
+from typing import Any, Callable, Protocol
+
+from openpyxl.workbook.workbook import Workbook
 
 from ..errors import WorkbookError
+from ..federations import FEDERATIONS as KNOWN
+from ..federations import Federation, federation
 from . import cdf, dbm, elo, share, tdf, torres
 from .io import Book, save_atomic
-
-#: Federation code -> its workbook module, in the order ``xlcircuit demo`` runs them.
-FEDERATIONS: dict[str, ModuleType] = {
-    tdf.FEDERATION: tdf,
-    dbm.FEDERATION: dbm,
-    cdf.FEDERATION: cdf,
-    elo.FEDERATION: elo,
-    torres.FEDERATION: torres,
-}
+from .procedure import Run
+from .tables import Output, TableSpec
 
 
-def federation_of(book: Book, override: str | None = None) -> ModuleType:
-    """The workbook module of the federation ``book`` belongs to (or the one asked for)."""
+class Summary(Protocol):
+    """What every federation's ``compute`` gives, besides its own results."""
+
+    warnings: list[str]  # for the organiser, in French
+    clubs: dict[str, str]  # player -> club, from the Joueurs table
+
+
+class FederationWorkbook(Protocol):
+    """The interface of a federation's workbook module (each of ``tdf``, ``dbm``… is one)."""
+
+    INFO: Federation  # code, French title, template, example file
+    FEDERATION: str
+    TITLE: str
+    TEMPLATE: str  # in ``workbooks/``
+    EXAMPLE: str  # written by ``xlcircuit demo``
+    INPUTS: tuple[TableSpec, ...]  # the tables the organiser fills in
+    STANDINGS: TableSpec  # the main standings: PDF, per-club highlight
+    LINES: TableSpec  # the per-result lines a club receives
+
+    def new_workbook(self) -> Workbook: ...
+    def put_example(self, wb: Workbook) -> None: ...
+    compute: Run  # read, check, compute: a Summary; WorkbookProblems lists every problem
+    fill: Run  # compute, then rewrite the published tables (in memory)
+    def outputs(self, summary: Any, club: str | None = None, day: dt.date | None = None) -> list[Output]: ...
+    def report(self, summary: Any) -> list[str]: ...  # what check and fill print (French)
+    schedule: Callable[[Book, int | None], list[str]] | None  # ``xlcircuit schedule``, for TORRES only
+
+
+def _registered() -> dict[str, FederationWorkbook]:
+    modules: dict[str, FederationWorkbook] = {m.FEDERATION: m for m in (tdf, dbm, cdf, elo, torres)}
+    assert list(modules) == [f.code for f in KNOWN], "one workbook module per federation, in registry order"
+    return modules
+
+
+#: Federation code -> its workbook module, in the order of :data:`xlcircuit.federations.FEDERATIONS`.
+FEDERATIONS: dict[str, FederationWorkbook] = _registered()
+
+
+def federation_of(book: Book, override: str | None = None) -> FederationWorkbook:
+    """The workbook module of the federation ``book`` belongs to (or the one asked for, in any case)."""
     code = override or book.federation
     if code is None:
         raise WorkbookError(
             f"{book.path.name} ne dit pas à quelle fédération il appartient (il n'a pas été créé par "
             f"« xlcircuit new ») : relancez avec --federation ({', '.join(FEDERATIONS)})."
         )
-    if code not in FEDERATIONS:
+    try:
+        return FEDERATIONS[federation(code).code]
+    except KeyError:
         raise WorkbookError(f"{book.path.name} appartient à la fédération « {code} », que cette version "
-                            f"de xlcircuit ne connaît pas (connues : {', '.join(FEDERATIONS)}).")
-    return FEDERATIONS[code]
+                            f"de xlcircuit ne connaît pas (connues : {', '.join(FEDERATIONS)}).") from None
 
 
-__all__ = ["Book", "FEDERATIONS", "federation_of", "save_atomic", "share"]
+__all__ = ["Book", "FEDERATIONS", "FederationWorkbook", "Summary", "federation_of", "save_atomic", "share"]

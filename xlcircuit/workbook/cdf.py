@@ -6,33 +6,34 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
-from .. import cdf
+from .. import cdf, limits
 from ..federations import federation
 from .examples import load
-from ..errors import InvalidInput, Problem, WorkbookProblems
-from ..text import fold
+from ..errors import InvalidInput, Problem, Violation, WorkbookProblems
+from ..text import fold, in_words
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, spelling_warnings,
-    start_workbook, title, top_lines, write_published,
+    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, spelling_warnings,
+    start_workbook, title, top_lines,
 )
 from .sheets import at_cell
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
-    forget_own_formats, read_table, type_rows,
+    read_table, type_rows,
 )
 
 INFO = federation("cdf")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 SCORE_FORMAT = "0.00"  # Super Pastis scores have halves and thirds: shown to the hundredth
-#: Bonuses beyond this are a typing mistake.
-MAX_BONUS = 10_000
+#: Bonuses beyond this are a typing mistake (:mod:`xlcircuit.limits`).
+MAX_BONUS = limits.CDF_MAX_BONUS
 
 TOP_BOARD_COLOUR = "E2EFDA"
 
@@ -145,6 +146,11 @@ MEILLEURS_PAYS = TableSpec("Meilleurs pays", "MeilleursPays", (
     Column("Centres", width=9),
 ))
 
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"round": "Ronde", "table": "Table", "player": "Joueur", "centres": "Centres", "survived": "Éliminé après",
+           "years": "Années jouées", "choice": "Ordre de choix", "team": "Équipe", "voter": "Votant",
+           "first": "Premier", "second": "Second", "category": "Catégorie", "favourite": "Joueur préféré"}
+
 FAVOURITE = "joueur préféré"
 #: What a name column of Votes and Préférés holds, for the problem of a blank cell.
 NAMED = {"Votant": "nom du votant", "Premier": "nom du premier joueur désigné",
@@ -154,14 +160,16 @@ COUNTRY_PLACES = 3  # best countries: the first three games of each power are sh
 GUIDE = [
     "Mode d'emploi",
     "1. Ci-dessus : le nom du championnat, « oui » ou « non » pour la table finale (les organisateurs",
-    "   peuvent ne pas en faire), « oui » pour autoriser des tables de moins de sept joueurs.",
-    "2. Feuille « Joueurs » : chaque inscrit (club, équipe de trois au plus, date de naissance pour",
+    f"   peuvent ne pas en faire), « oui » pour autoriser des tables de moins de {in_words(cdf.PLAYERS)} joueurs.",
+    f"2. Feuille « Joueurs » : chaque inscrit (club, équipe de {in_words(cdf.MAX_TEAM)} au plus, date de naissance "
+    "pour",
     "   départager au plus jeune, « oui » s'il est étranger, bonus éventuel, par exemple pour un désistement).",
-    "3. Feuille « Parties » : une ligne par joueur et par partie : ronde (1 à 4), table, pays, centres",
+    f"3. Feuille « Parties » : une ligne par joueur et par partie : ronde (1 à {cdf.ROUNDS}), table, pays, centres",
     "   à la fin ; pour un éliminé, après combien d'années ; années jouées si la partie s'est arrêtée",
-    "   par un vote avant 1907 (vide : 7). Table finale : l'ordre de choix des pays de ses sept joueurs.",
+    f"   par un vote avant {cdf.FIRST_YEAR + cdf.YEARS - 1} (vide : {cdf.YEARS}). Table finale : l'ordre de choix des "
+    f"pays de ses {in_words(cdf.TOP_BOARD_SIZE)} joueurs.",
     "   Un joueur sur deux tables simultanées a ses deux lignes dans la même ronde.",
-    "4. Feuille « Votes » : les bulletins de chaque partie (catégorie, premier, second, 3+1 ou 2+2) ;",
+    f"4. Feuille « Votes » : les bulletins de chaque partie (catégorie, premier, second, {' ou '.join(cdf.BALLOTS)}) ;",
     "   feuille « Préférés » : le joueur préféré de chacun, voté à la dernière ronde.",
     "5. Lancez : xlcircuit fill CE_FICHIER.xlsx",
     "",
@@ -253,46 +261,43 @@ def _required_name(problems: Problems, record: Record, header: str, what: str) -
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
-    name, top_board, short = "", True, False
-    for record in read_table(book, PARAMETRES, problems):
-        key = fold(str(record.values["Paramètre"] or ""))
-        value = record.values["Valeur"]
-        if key == "championnat":
-            name = as_text(value) or ""
-        elif key == "table finale" and value is not None:
-            top_board = bool(parse_cell(problems, record, "Valeur", as_yes_no))
-        elif key in ("tables incompletes", "table incomplete"):
-            short = bool(parse_cell(problems, record, "Valeur", as_yes_no))
+    """Championnat, Table finale (``oui`` when blank) and Tables incomplètes (``non`` when blank)."""
+    parameters = read_parameters(book, PARAMETRES, problems)
+    name = parameters.text("Championnat") or ""
+    top_board = parameters.value("Table finale") is None or bool(parameters.parsed("Table finale", as_yes_no, problems))
+    short = any(parameters.parsed(spelling, as_yes_no, problems) for spelling in ("Tables incomplètes", "Table incomplète"))
     return name, top_board, short
+
+
+def _report(problems: Problems, records: list[Record], violations: list[Violation]) -> set[int]:
+    """The core's violations as problems at their cells; the indexes of the records they are on."""
+    for v in violations:
+        problems.at(records[v.index], COLUMNS[v.field], v.message)
+    return {v.index for v in violations}
+
+
+def _row(records: list[Record]) -> Callable[[int], str]:
+    """How the core's messages name another record: by its row."""
+    return lambda i: f"ligne {records[i].row}"
 
 
 def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player], dict[str, str]]:
     players: dict[str, cdf.Player] = {}
     clubs: dict[str, str] = {}
-    teams: dict[str, list[str]] = defaultdict(list)
-    for record in read_table(book, JOUEURS, problems):
-        name = _required_name(problems, record, "Joueur", "nom du joueur")
-        if name is None:
-            continue
-        if name in players:
-            problems.at(record, "Joueur", f"{name} est déjà dans la table Joueurs : une ligne par joueur")
-            continue
-        club, team = as_text(record.values.get("Club")), as_text(record.values.get("Équipe"))
+    records: list[Record] = []
+    for name, record in read_players(book, JOUEURS, problems):
+        club, team = club_of(record), as_text(record.values.get("Équipe"))
         birth = parse_cell(problems, record, "Naissance", as_date)
         foreign = parse_cell(problems, record, "Étranger", as_yes_no)
         bonus = parse_cell(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
         if bonus is not None and not -MAX_BONUS <= bonus <= MAX_BONUS:
             problems.at(record, "Bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {bonus}")
             bonus = None
-        if team:
-            teams[team].append(name)
-            if len(teams[team]) > cdf.MAX_TEAM:
-                problems.at(record, "Équipe", f"l'équipe « {team} » a déjà {cdf.MAX_TEAM} joueurs "
-                                              f"({', '.join(teams[team][:cdf.MAX_TEAM])}) : {cdf.MAX_TEAM} au plus")
-                team = None
         players[name] = cdf.Player(name, birth, bool(foreign), team, bonus or 0.0)
+        records.append(record)
         if club:
             clubs[name] = club
+    _report(problems, records, cdf.team_violations(list(players.values())))
     return players, clubs
 
 
@@ -302,7 +307,7 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
     (so that a vote about it is not reported too)."""
     lines = []
     for record in read_table(book, PARTIES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
         if table is None:
@@ -316,113 +321,60 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
         survived = parse_cell(problems, record, "Éliminé après", as_whole, "nombre d'années", 0, cdf.YEARS)
         years = parse_cell(problems, record, "Années jouées", as_whole, "nombre d'années jouées", 1, cdf.YEARS)
         choice = parse_cell(problems, record, "Ordre de choix", as_whole, "ordre de choix", 1, cdf.TOP_BOARD_SIZE)
-        if choice is not None and ronde is not None and ronde != cdf.ROUNDS:
-            problems.at(record, "Ordre de choix", f"ordre de choix en ronde {ronde} : seule la table finale "
-                                                  f"(ronde {cdf.ROUNDS}) en a un")
         if ronde is not None and table is not None and player is not None:
             seated.setdefault((ronde, table), set()).add(player)
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
-        seat = cdf.Seat(player, centres, survived, power, choice)
-        try:
-            cdf.check_seat(seat, years or cdf.YEARS)
-        except InvalidInput as exc:
-            problems.at(record, "Éliminé après" if centres == 0 or survived is not None else "Centres", str(exc))
-            continue
-        lines.append(Line(record, ronde, table, seat, years))
+        lines.append(Line(record, ronde, table, cdf.Seat(player, centres, survived, power, choice), years))
     return lines
 
 
 def _boards(lines: list[Line], problems: Problems, short: bool) -> list[cdf.Board]:
-    """The boards of the Parties lines, each checked as a whole (seven players, 34 centres, one length)."""
-    grouped: dict[tuple[int, str], list[Line]] = defaultdict(list)
-    for line in lines:
-        grouped[(line.round, line.table)].append(line)
-    boards = []
-    for (ronde, table), group in sorted(grouped.items(), key=lambda item: (item[0][0], fold(item[0][1]))):
-        lengths = {line.years for line in group if line.years is not None}
-        if len(lengths) > 1:
-            problems.at(group[0].record, "Années jouées", f"table {table} de la ronde {ronde} : plusieurs durées "
-                                                          f"({', '.join(map(str, sorted(lengths)))}) : une par partie")
-            continue
-        years = lengths.pop() if lengths else cdf.YEARS
-        board = cdf.Board(ronde, table, tuple(line.seat for line in group), years)
-        try:
-            cdf.check_board(board.seats, years, short)
-        except InvalidInput as exc:
-            problems.at(group[0].record, "Table", f"table {table} de la ronde {ronde} : {exc}")
-            continue
-        boards.append(board)
-    per_round: dict[tuple[str, int], list[Line]] = defaultdict(list)
-    for line in lines:
-        per_round[(line.seat.player, line.round)].append(line)
-    for (player, ronde), group in per_round.items():
-        if len(group) > cdf.MAX_SIMULTANEOUS:
-            problems.at(group[-1].record, "Joueur", f"{player} a {len(group)} parties à la ronde {ronde} : "
-                                                    f"{cdf.MAX_SIMULTANEOUS} simultanées au plus")
+    """The boards of the Parties lines, as the core makes and checks them (a line or a board it refuses
+    is a problem at its cell)."""
+    boards, violations = cdf.boards_of([cdf.Line(line.round, line.table, line.seat, line.years) for line in lines],
+                                       short)
+    _report(problems, [line.record for line in lines], violations)
     return boards
 
 
 def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]]) -> list[cdf.Vote]:
-    votes = []
-    seen: dict[tuple, int] = {}
+    """The ballots; the core checks each complete one (its board, its players, once per category)."""
+    votes: list[cdf.Vote] = []
+    records: list[Record] = []
     for record in read_table(book, VOTES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         ronde = _required_whole(problems, record, "Ronde", "numéro de ronde", 1, cdf.ROUNDS)
         table = _table(record.values["Table"])
         category = parse_cell(problems, record, "Catégorie", cdf.Category.parse)
         ballot = parse_cell(problems, record, "Bulletin", cdf.parse_ballot)
         names = {h: as_text(record.values[h]) for h in ("Votant", "Premier", "Second")}
-        board = seated.get((ronde, table)) if ronde is not None and table is not None else None
         if table is None:
             _blank(problems, record, "Table", "table attendue (son numéro ou son nom)")
-        elif ronde is not None and board is None:
-            problems.at(record, "Table", f"pas de table {table} à la ronde {ronde} dans la table Parties")
         for header, name in names.items():
             if name is None:
                 _blank(problems, record, header, f"{NAMED[header]} attendu")
-            elif board is not None and name not in board:
-                problems.at(record, header, f"{name} n'a pas joué à la table {table} de la ronde {ronde}")
-        if len(problems.items) > found:
-            continue
-        if len(set(names.values())) < 3:
-            problems.at(record, "Second", "le votant désigne deux autres joueurs, différents")
-            continue
-        key = (ronde, table, names["Votant"], category)
-        if key in seen:
-            problems.at(record, "Catégorie", f"{names['Votant']} a déjà voté « {category.value} » pour cette "
-                                             f"partie (ligne {seen[key]})")
-            continue
-        seen[key] = record.row
-        votes.append(cdf.Vote(ronde, table, names["Votant"], category, names["Premier"], names["Second"], ballot))
-    return votes
+        if not problems.since(found):
+            votes.append(cdf.Vote(ronde, table, names["Votant"], category, names["Premier"], names["Second"], ballot))
+            records.append(record)
+    refused = _report(problems, records, cdf.vote_violations(votes, seated, _row(records)))
+    return [vote for i, vote in enumerate(votes) if i not in refused]
 
 
-def _read_favourites(book: Book, problems: Problems, known: set[str], last: set[str]) -> list[tuple[str, str]]:
+def _read_favourites(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]]) -> list[tuple[str, str]]:
+    """The favourite-player votes; the core checks them (§IV.6b1: last-round players, once each)."""
     favourites: list[tuple[str, str]] = []
-    seen: dict[str, int] = {}
+    records: list[Record] = []
     for record in read_table(book, PREFERES, problems):
         voter, chosen = as_text(record.values["Votant"]), as_text(record.values["Joueur préféré"])
-        bad = False
         for header, name in (("Votant", voter), ("Joueur préféré", chosen)):
             if name is None:
                 _blank(problems, record, header, f"{NAMED[header]} attendu")
-                bad = True
-            elif name not in known:
-                problems.at(record, header, f"{name} n'a joué aucune partie")
-                bad = True
-        if bad:
-            continue
-        if voter not in last:
-            problems.at(record, "Votant", f"{voter} n'a pas joué la dernière ronde : seuls ses joueurs votent")
-        elif voter == chosen:
-            problems.at(record, "Joueur préféré", "on ne vote pas pour soi-même")
-        elif voter in seen:
-            problems.at(record, "Votant", f"{voter} a déjà voté (ligne {seen[voter]}) : un vote par joueur")
-        else:
-            seen[voter] = record.row
+        if voter is not None and chosen is not None:
             favourites.append((voter, chosen))
-    return favourites
+            records.append(record)
+    refused = _report(problems, records, cdf.favourite_violations(favourites, seated, _row(records)))
+    return [pair for i, pair in enumerate(favourites) if i not in refused]
 
 
 def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
@@ -433,33 +385,48 @@ def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
     return warnings + spelling_warnings((line.seat.player, at_cell(line.record, "Joueur")) for line in lines)
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the championship; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, OUTPUTS)
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    name: str
+    top_board: bool
+    short: bool
+    players: dict[str, cdf.Player]
+    clubs: dict[str, str]
+    lines: list[Line]
+    boards: list[cdf.Board]
+    known: set[str]  # everyone seated at a board
+    votes: list[cdf.Vote]
+    favourites: list[tuple[str, str]]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     name, top_board, short = _read_parameters(book, problems)
     players, clubs = _read_players(book, problems)
     seated: dict[tuple[int, str], set[str]] = {}
     lines = _read_lines(book, problems, players, seated)
     boards = _boards(lines, problems, short)
     known = {name for names in seated.values() for name in names}
-    last_round = max((r for r, _ in seated), default=0)
-    last = {name for (r, _), names in seated.items() if r == last_round for name in names}
     votes = _read_votes(book, problems, seated)
-    favourites = _read_favourites(book, problems, known, last)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    favourites = _read_favourites(book, problems, seated)
+    return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The championship computed by the core (:func:`xlcircuit.cdf.run_championship`)."""
     try:
-        championship = cdf.run_championship(players, boards, votes, favourites, top_board, short)
+        championship = cdf.run_championship(typed.players, typed.boards, typed.votes, typed.favourites,
+                                            typed.top_board, typed.short)
     except InvalidInput as exc:
         raise WorkbookProblems([Problem(PARTIES.sheet, None, None, str(exc))]) from None
-    warnings = _warnings(lines, players) + championship.warnings
-    absent = sorted(set(players) - known, key=fold)
-    if absent and known:
+    warnings = _warnings(typed.lines, typed.players) + championship.warnings
+    absent = sorted(set(typed.players) - typed.known, key=fold)
+    if absent and typed.known:
         warnings.append(f"Inscrits sans partie (absents du classement) : {', '.join(absent)}.")
-    return Summary(championship, lines, boards, players, name, top_board, warnings, clubs)
+    return Summary(championship, typed.lines, typed.boards, typed.players, typed.name, typed.top_board, warnings,
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -500,7 +467,7 @@ def scores_rows(summary: Summary) -> list[list[object]]:
             if len(tables) > 1:
                 game = [ch.boards[(ronde, t)] for t in tables]
                 pair = [next(x.score for x in lines if x.seat.player == g.seat.player) for lines in game]
-                rule = "80 % + 40 %" if cdf.round_score(pair) > max(pair) else "100 % + 0 %"
+                rule = " + ".join(f"{w * 100:g} %" for w in cdf.simultaneous_weights(pair))
                 remarks.append(f"deux parties simultanées (tables {' et '.join(tables)}) : {rule}")
             rows.append([ronde, _table_value(table), g.seat.player, g.seat.power.value if g.seat.power else None,
                          g.seat.centres, g.seat.survived, years[(ronde, table)], _outcome(g, leaders) or None,
@@ -550,7 +517,8 @@ def standings_rows(summary: Summary) -> list[list[object]]:
     rows = []
     for s in summary.championship.standings:
         top = "champion" if s.champion else ("oui" if s.top_board else None)
-        rows.append([s.place, s.player, summary.clubs.get(s.player)] + [s.rounds.get(r) for r in range(1, 5)]
+        rounds = [s.rounds.get(r) for r in range(1, cdf.ROUNDS + 1)]
+        rows.append([s.place, s.player, summary.clubs.get(s.player)] + rounds
                     + [len(s.rounds), s.final, top, s.bonus or None, s.total, s.decided_by])
     return rows
 
@@ -612,8 +580,6 @@ def report(summary: Summary) -> list[str]:
     return [counts] + top_lines(ch.standings, SHOWN, CLASSEMENT.sheet, line)
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the championship and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
+STEPS = Steps(FEDERATION, lambda wb: OUTPUTS, read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

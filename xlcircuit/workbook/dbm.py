@@ -7,37 +7,38 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 
-from .. import dbm
+from .. import dbm, limits
 from ..federations import federation
 from .examples import load
-from ..errors import Problem, WorkbookProblems
-from ..text import fold
+from ..errors import Problem
+from ..text import fold, in_words
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    decimal_comma, finish_workbook, parameter_records, parameters_table, parse_cell, podium_or_club, quiet,
-    season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
-    write_published,
+    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
 )
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
-    forget_own_formats, read_table, type_rows,
+    read_table, type_rows,
 )
 
 INFO = federation("dbm")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
 TWO = "0.00"  # MVB, CMM, VFT and results are published with two decimals (half up)
-#: Rounds beyond this are a typing mistake (the source: usually four, exceptionally five).
-MAX_ROUNDS = 10
-USUAL_ROUNDS = (4, 5)
+#: Rounds beyond this are a typing mistake (:mod:`xlcircuit.limits`); the source: usually four, exceptionally five.
+MAX_ROUNDS = limits.DBM_MAX_ROUNDS
+USUAL_ROUNDS = dbm.USUAL_ROUNDS
 SHOWN = 10  # Tableau 1 lines printed after a fill
 NEWCOMERS_SHOWN = 8
 
 CLASS_CHOICES = tuple(c.letter for c in dbm.PlayerClass)
+#: The usual rounds as the messages say them (the core's ``USUAL_ROUNDS``): "4, parfois 5".
+USUAL_TEXT = f"{dbm.USUAL_ROUNDS[0]}, parfois {', '.join(map(str, dbm.USUAL_ROUNDS[1:]))}"
+I_LIMIT = f"{dbm.I_LIMIT:g}"  # the I / F boundary as the texts write it
 
 PARAMETRES = parameters_table("Saison", required=True)
 JOUEURS = TableSpec("Joueurs", "Joueurs", (
@@ -134,11 +135,12 @@ CLASSES = TableSpec("Classes", "Classes", (
 GUIDE = [
     "Mode d'emploi",
     "1. Paramètres ci-dessus : seuil_S et seuil_O, moyennes finales du dernier joueur actif (S) et du",
-    "   dernier joueur actif (O) de la saison précédente (passages en cours de saison).",
+    "   dernier joueur actif (O) de la saison précédente (passages en cours de saison). Première saison",
+    "   de la réforme : laissez-les vides (pas de passage (O) → (S) ni (F) → (O) ; ceux à 15 points restent).",
     "2. Feuille « Joueurs » : chaque joueur, son club et sa classe en début de saison (I, F, O, S, X ;",
-    "   0 pour O). Un joueur absent de la table est un nouveau joueur, classé F.",
+    f"   0 pour O). Un joueur absent de la table est un nouveau joueur, classé {dbm.NEWCOMER.letter}.",
     "3. Feuille « Tournois » : une ligne par poule (nom unique), sa date, le nombre de rondes jouées",
-    "   (4, parfois 5), « oui » dans Doubles pour une poule jouée en équipes de deux, « oui » dans",
+    f"   ({USUAL_TEXT}), « oui » dans Doubles pour une poule jouée en équipes de deux, « oui » dans",
     "   Étranger pour un tournoi joué hors de France (compté, mais il ne fait pas entrer un joueur).",
     "4. Feuille « Résultats » : une ligne par joueur classé (une par équipe en double, l'équipier dans",
     "   la colonne Équipier) avec sa place finale ; ex aequo : la même place. Un arbitre qui ne joue",
@@ -211,47 +213,45 @@ def put_example(wb: Workbook) -> None:
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Thresholds | None]:
-    records = parameter_records(book, PARAMETRES, problems)
+    parameters = read_parameters(book, PARAMETRES, problems)
+    records = parameters.records
     found = {}
     for name in ("seuil_S", "seuil_O"):
         record = records.get(fold(name))
         if record is None:
             problems.add(Problem(PARAMETRES.sheet, None, "Paramètre", f"ligne « {name} » absente de la table "
-                                 f"« {PARAMETRES.name} » : ajoutez-la avec sa valeur"))
+                                 f"« {PARAMETRES.name} » : ajoutez-la avec sa valeur (vide la première saison "
+                                 "de la réforme)"))
             continue
+        mark = problems.mark()
         value = parse_cell(problems, record, "Valeur", as_number, f"nombre ({name})")
-        if value is None and record.values.get("Valeur") is None:
-            problems.at(record, "Valeur", f"{name} manquant : la moyenne finale du dernier joueur actif "
-                                          f"({name[-1]}) de la saison précédente")
-        elif value is not None and value < 0:
+        if value is not None and value < 0:
             problems.at(record, "Valeur", f"{name} attendu : un nombre positif ; trouvé {value}")
-        else:
-            found[name] = value
-    season = as_text(records["saison"].values.get("Valeur")) if "saison" in records else None
-    if len(found) == 2 and None not in found.values():
+        elif not problems.since(mark):
+            found[name] = value  # blank: the reform's first season (dbm.Thresholds)
+    season = parameters.text("Saison")
+    if len(found) == 2:
         return season, dbm.Thresholds(found["seuil_S"], found["seuil_O"])
     return season, None
+
+
+def _threshold_warnings(thresholds: dbm.Thresholds) -> list[str]:
+    """A blank threshold is the reform's first season: said, with what it means."""
+    blank = [(name, low, high) for name, value, low, high in (("seuil_S", thresholds.seuil_s, "O", "S"),
+                                                              ("seuil_O", thresholds.seuil_o, "F", "O"))
+             if value is None]
+    return [f"{name} vide : première saison de la réforme (pas de dernier joueur actif ({high}) de la saison "
+            f"précédente) ; aucun joueur ({low}) ne joue en ({high}) en cours de saison." for name, low, high in blank]
 
 
 def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str]]:
     classes: dict[str, dbm.PlayerClass] = {}
     clubs: dict[str, str] = {}
-    rows: dict[str, Record] = {}
-    for record in read_table(book, JOUEURS, problems):
-        player = as_text(record.values["Joueur"])
-        club = as_text(record.values["Club"])
+    for player, record in read_players(book, JOUEURS, problems):
         cls = parse_cell(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-            continue
-        if player in rows:
-            problems.at(record, "Joueur", f"{player} est déjà dans la table ligne {rows[player].row} : "
-                                          "une ligne par joueur")
-            continue
-        rows[player] = record
         if cls is not None:
             classes[player] = cls
-        if club:
+        if club := club_of(record):
             clubs[player] = club
     return classes, clubs
 
@@ -270,7 +270,7 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
                                         "(valeur actualisée des joueurs)")
         rounds = parse_cell(problems, record, "Rondes", as_positive_int, "nombre de rondes")
         if rounds is None and record.values.get("Rondes") is None:
-            problems.at(record, "Rondes", "nombre de rondes jouées manquant (4, parfois 5)")
+            problems.at(record, "Rondes", f"nombre de rondes jouées manquant ({USUAL_TEXT})")
         elif rounds is not None and rounds > MAX_ROUNDS:
             problems.at(record, "Rondes", f"nombre de rondes attendu : de 1 à {MAX_ROUNDS} ; trouvé {rounds}")
             rounds = None
@@ -280,55 +280,36 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
     return rows
 
 
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"player": "Joueur", "partner": "Équipier", "place": "Place", "referee": "Arbitre"}
+
+
 def _read_results(book: Book, problems: Problems, tournaments: dict[str, TournamentRow]) -> list[Line]:
     lines: list[Line] = []
-    seen: dict[tuple[str, str], Record] = {}
+    records: list[Record] = []
+    checks = dbm.EntryChecks(lambda i: f"ligne {records[i].row}")
     for record in read_table(book, RESULTATS, problems):
-        found = len(problems.items)
+        found = problems.mark()
         tournament, player = tournament_and_player(record, problems, tournaments)
         partner = as_text(record.values.get("Équipier"))
         place = parse_cell(problems, record, "Place", as_positive_int)
         referee = parse_cell(problems, record, "Arbitre", as_yes_no)
-        if len(problems.items) > found or tournament is None or player is None:
+        if problems.since(found) or tournament is None or player is None:
             continue
-        row = tournaments[tournament]
-        if place is None and not referee:
-            problems.at(record, "Place", "place manquante : un joueur classé a sa place finale ; un arbitre "
-                                         "qui n'a pas joué : « oui » dans la colonne Arbitre")
-            continue
-        if partner is not None and not row.doubles:
-            problems.at(record, "Équipier", f"« {tournament} » n'est pas une poule en double (colonne Doubles "
-                                            "de la table Tournois) : pas d'équipier")
-            continue
-        if partner is not None and place is None:
-            problems.at(record, "Équipier", "un arbitre qui n'a pas joué n'a pas d'équipier")
-            continue
-        if partner == player:
-            problems.at(record, "Équipier", f"{player} ne peut pas être son propre équipier")
-            continue
-        clash = False
-        for person, header in ((player, "Joueur"), (partner, "Équipier")):
-            if person is None:
-                continue
-            if (tournament, person) in seen:
-                problems.at(record, header, f"{person} a déjà une ligne dans « {tournament} » (ligne "
-                                            f"{seen[(tournament, person)].row}) : une ligne par joueur"
-                                            + (", une par équipe en double" if row.doubles else ""))
-                clash = True
-            else:
-                seen[(tournament, person)] = record
-        if not clash:
-            lines.append(Line(record, tournament, dbm.Entry(player, partner, place, bool(referee))))
+        entry = dbm.Entry(player, partner, place, bool(referee))
+        records.append(record)
+        violations = checks.check(len(records) - 1, tournament, tournaments[tournament].doubles, entry)
+        for v in violations:
+            problems.at(record, COLUMNS[v.field], v.message)
+        if not violations:
+            lines.append(Line(record, tournament, entry))
     return lines
 
 
 def _check_tournaments(rows: list[TournamentRow], lines: list[Line], problems: Problems) -> None:
-    """What one line cannot show: a referee's bonus needs a tournament with players."""
-    playing = {line.tournament for line in lines if line.entry.place is not None}
-    for line in lines:
-        if line.entry.place is None and line.tournament not in playing:
-            problems.at(line.record, "Arbitre", f"« {line.tournament} » n'a aucun joueur classé : sa valeur, "
-                                                "donc la prime d'arbitrage, ne peut pas être calculée")
+    """What one line cannot show (the core's check): a referee's bonus needs a tournament with players."""
+    for v in dbm.referee_violations([(line.tournament, line.entry) for line in lines]):
+        problems.at(lines[v.index].record, COLUMNS[v.field], v.message)
 
 
 def _gaps(places: list[int]) -> list[int]:
@@ -350,7 +331,7 @@ def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, d
             warnings.append(f"La poule « {row.name} » n'a encore aucun résultat.")
             continue
         if row.rounds is not None and row.rounds not in USUAL_ROUNDS:
-            warnings.append(f"« {row.name} » est joué en {row.rounds} rondes (d'habitude 4, parfois 5) : "
+            warnings.append(f"« {row.name} » est joué en {row.rounds} rondes (d'habitude {USUAL_TEXT}) : "
                             "vérifiez la colonne Rondes.")
         missing = _gaps([line.entry.place for line in group if line.entry.place is not None])
         if missing:
@@ -368,7 +349,8 @@ def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, d
     if newcomers:
         shown = ", ".join(newcomers[:NEWCOMERS_SHOWN]) + (" …" if len(newcomers) > NEWCOMERS_SHOWN else "")
         warnings.append(f"{len(newcomers)} joueur{'s' if len(newcomers) > 1 else ''} sans classe dans la table "
-                        f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} F (nouveaux joueurs) : {shown}.")
+                        f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} {dbm.NEWCOMER.letter} "
+                        f"(nouveaux joueurs) : {shown}.")
     return warnings + spelling_warnings(set(people) | set(classes))
 
 
@@ -377,31 +359,44 @@ def season_label(given: str | None, rows: list[TournamentRow]) -> str:
     return given or season_years(t.date for t in rows)
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the season; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, _OUTPUTS)
-    problems = Problems()
-    given, thresholds = _read_parameters(book, problems)
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    season: str | None
+    thresholds: dbm.Thresholds | None
+    classes: dict[str, dbm.PlayerClass]
+    clubs: dict[str, str]
+    tournaments: list[TournamentRow]
+    lines: list[Line]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
+    season, thresholds = _read_parameters(book, problems)
     classes, clubs = _read_players(book, problems)
     rows = _read_tournaments(book, problems)
-    by_name = {row.name: row for row in rows}
-    lines = _read_results(book, problems, by_name)
+    lines = _read_results(book, problems, {row.name: row for row in rows})
     _check_tournaments(rows, lines, problems)
-    if problems or thresholds is None:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    return Typed(season, thresholds, classes, clubs, rows, lines)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The season computed by the core (:func:`xlcircuit.dbm.run_season`)."""
+    assert typed.thresholds is not None  # read() adds a problem for each missing threshold
+    rows, lines, classes, clubs = typed.tournaments, typed.lines, typed.classes, typed.clubs
     entries: dict[str, list[dbm.Entry]] = defaultdict(list)
     for line in lines:
         entries[line.tournament].append(line.entry)
     season = [dbm.Tournament(row.name, row.date, row.rounds, row.doubles, tuple(entries[row.name]), row.foreign)
               for row in rows]
-    report = dbm.run_season(season, classes, thresholds, clubs)
+    report = dbm.run_season(season, classes, typed.thresholds, clubs)
     ordered = sorted(rows, key=lambda r: (r.date, fold(r.name), r.name))
     playing_referees = {(line.tournament, line.entry.player) for line in lines
                         if line.entry.referee and line.entry.place is not None}
-    return Summary(ordered, report, thresholds, _warnings(ordered, lines, classes), season_label(given, rows), clubs,
-                   playing_referees)
+    return Summary(ordered, report, typed.thresholds,
+                   _threshold_warnings(typed.thresholds) + _warnings(ordered, lines, classes),
+                   season_label(typed.season, rows), clubs, playing_referees)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -432,19 +427,19 @@ def _remark(r: dbm.Result, summary: Summary) -> str | None:
     if r.player not in summary.report.records:
         notes.append("hors championnat : aucun tournoi français cette saison")
     if r.referee:
-        notes.append("arbitre qui n'a pas joué : prime d'arbitrage (moitié de la VFT, 100 au plus)")
+        notes.append(f"arbitre qui n'a pas joué : prime d'arbitrage (moitié de la VFT, {dbm.REFEREE_CAP:g} au plus)")
     elif (r.tournament, r.player) in referees:
         notes.append("arbitre et joueur : le résultat de sa place seulement")
     if r.vaj is not None and r.start is not None and r.vaj is not r.start and r.before is not None:
         mean = _decimal(r.before)
-        if r.vaj is dbm.PlayerClass.S:
+        if r.vaj is dbm.PlayerClass.S and thresholds.seuil_s is not None:  # never without it (first season)
             why = f"moyenne {mean} ≥ seuil_S ({_decimal(thresholds.seuil_s)})"
-        elif r.vaj is dbm.PlayerClass.O:
+        elif r.vaj is dbm.PlayerClass.O and r.start is dbm.PlayerClass.F and thresholds.seuil_o is not None:
             why = f"moyenne {mean} ≥ seuil_O ({_decimal(thresholds.seuil_o)})"
         elif r.vaj is dbm.PlayerClass.I:
-            why = f"moyenne {mean} ≤ 15"
+            why = f"moyenne {mean} ≤ {I_LIMIT}"
         else:
-            why = f"moyenne {mean} > 15"
+            why = f"moyenne {mean} > {I_LIMIT}"
         notes.append(f"classé ({r.start.letter}), joue en ({r.vaj.letter}) : {why}")
     if r.team_value is not None and r.vaj is not None and r.team_value != r.vaj.value:
         notes.append("valeur de l'équipe : celle de son équipier")
@@ -498,16 +493,17 @@ def _nth(place: int | None) -> str:
 def _motif(change: dbm.NextClass, place: int | None) -> str:
     """Why a player has his class for next season, in French."""
     reason = change.reason
+    beyond = f"au-delà des {dbm.SHARES[-1]} % premiers"
     if reason is dbm.Reason.SHARE:
-        share = {dbm.PlayerClass.X: "dans les 10 % premiers", dbm.PlayerClass.S: "dans les 15 % suivants",
-                 dbm.PlayerClass.O: "dans les 25 % suivants"}[change.end]
-        text = f"actif, {_nth(place)} du tableau 1 : {share}"
+        low, high = dbm.share_of(change.end)
+        text = f"actif, {_nth(place)} du tableau 1 : dans les {high - low} % {'suivants' if low else 'premiers'}"
     elif reason is dbm.Reason.BELOW_15:
-        text = "actif, au-delà des 50 % premiers, moyenne des quatre meilleurs résultats inférieure à 15"
+        text = f"actif, {beyond}, moyenne des {in_words(dbm.BEST)} meilleurs résultats inférieure à {I_LIMIT}"
     elif reason is dbm.Reason.OTHERS:
-        text = "actif, au-delà des 50 % premiers"
+        text = f"actif, {beyond}"
     elif reason is dbm.Reason.THREE_UP:
-        text = (f"actif avec trois résultats, {_nth(place)} du tableau 1 ({change.end.down().letter}), monte d'une "
+        text = (f"actif avec {in_words(dbm.ACTIVE)} résultats, {_nth(place)} du tableau 1 "
+                f"({change.end.down().letter}), monte d'une "
                 f"classe : moyenne au moins égale à celle de {change.reference_player}, dernier actif "
                 f"({change.end.letter}) ({_decimal(change.reference)})")
     elif reason is dbm.Reason.OCCASIONAL_UP:
@@ -572,8 +568,6 @@ def report(summary: Summary) -> list[str]:
     return lines + top_lines(table1, SHOWN, TABLEAU1.sheet, line)
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the season and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
+STEPS = Steps(FEDERATION, lambda wb: _OUTPUTS, read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -14,16 +12,17 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from .. import elo
 from ..federations import federation
 from .examples import load
-from ..errors import InvalidInput, WorkbookProblems
-from ..text import fold
+from ..errors import InvalidInput
+from ..text import fold, in_words
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    CLUBS, finish_workbook, parameters_table, parse_cell, podium_or_club, quiet, read_clubs, spelling_warnings,
-    start_workbook, title, top_lines, write_published,
+    CLUBS, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, read_clubs, spelling_warnings,
+    start_workbook, title, top_lines,
 )
 from .sheets import at_cell, unmatched_players
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, forget_own_formats, read_table,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, read_table,
     type_rows,
 )
 
@@ -34,8 +33,8 @@ RATING_FORMAT = "0"
 EXPECTATION_FORMAT = "0.0000"  # the source gives expectations to four decimals
 RAW_FORMAT = "0.00"
 CHANGE_FORMAT = "+0;-0;0"
-#: A total beyond this is a typing mistake.
-MAX_TOTAL = 1e9
+#: A total beyond this is a typing mistake (:mod:`xlcircuit.limits`).
+MAX_TOTAL = elo.MAX_TOTAL
 
 #: Who wins, as the Réglages table says it (any case, accents optional).
 LOWEST, HIGHEST = "plus petit total", "plus grand total"
@@ -79,21 +78,27 @@ CLASSEMENT = TableSpec("Classement", "Classement", (
     Column("Dernière partie", width=14, number_format=DATE_FORMAT),
 ))
 
+(_K_GAMES, _K_FIRST), (_K_UNTIL, _K_SECOND) = elo.K_STEPS
+_TIERS = [t.label if t.start == elo.FLOOR else f"{t.label} ({t.start})" for t in elo.Tier if t.start is not None]
+#: The guide states the rule's numbers from the core's constants (start, K, floor, tiers, placement).
 GUIDE = [
     "Mode d'emploi",
     "1. Table Réglages ci-dessus : « Vainqueur » dit qui gagne une partie, « plus petit total » (le jeu du",
     "   règlement) ou « plus grand total ». « Nom » (facultatif) figure dans les titres.",
     "2. Feuille « Parties » : une ligne par joueur et par partie : la date, la partie (un numéro ou un nom,",
-    "   le même pour tous ses joueurs), le joueur et son total. De 2 à 8 joueurs par partie ; ex aequo :",
+    f"   le même pour tous ses joueurs), le joueur et son total. De {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS} joueurs "
+    "par partie ; ex aequo :",
     "   le même total. Les parties sont comptées dans l'ordre des dates, puis dans l'ordre tapé.",
     "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
     "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
     "",
-    "Tout le monde commence à 1000. Chaque partie est l'ensemble de ses duels ; la variation d'un joueur est",
-    "K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ; K vaut 48 pour les parties 1 à 5,",
-    "28 jusqu'à la 30e, puis 16. Le seul premier gagne au moins 1 point, le seul dernier en perd au moins 1 ;",
-    "aucune note ne descend sous 100. Paliers : Bronze, Argent (900), Or (1050), Platine (1200),",
-    "Diamant (1350), Maître (1500), annoncés après les cinq parties de placement.",
+    f"Tout le monde commence à {elo.START}. Chaque partie est l'ensemble de ses duels ; la variation d'un joueur est",
+    f"K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ; K vaut {_K_FIRST} pour les parties 1 "
+    f"à {_K_GAMES},",
+    f"{_K_SECOND} jusqu'à la {_K_UNTIL}e, puis {elo.K_LAST}. Le seul premier gagne au moins 1 point, le seul dernier "
+    "en perd au moins 1 ;",
+    f"aucune note ne descend sous {elo.FLOOR}. Paliers : {', '.join(_TIERS[:4])},",
+    f"{', '.join(_TIERS[4:])}, annoncés après les {in_words(elo.PLACEMENT_GAMES)} parties de placement.",
     "",
     "Les tables Historique et Classement sont réécrites à chaque remplissage : n'y tapez rien.",
     "Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",
@@ -166,18 +171,10 @@ def winner_rule(value: object) -> bool:
 
 
 def _read_settings(book: Book, problems: Problems) -> tuple[bool, str]:
-    lowest_wins, name = True, ""
-    for record in read_table(book, REGLAGES, problems):
-        key = fold(str(record.values["Paramètre"] or ""))
-        if key == "vainqueur":
-            parsed = parse_cell(problems, record, "Valeur", winner_rule)
-            lowest_wins = True if parsed is None else parsed
-        elif key == "nom":
-            name = as_text(record.values["Valeur"]) or ""
-        elif key:
-            problems.at(record, "Paramètre", f"paramètre « {record.values['Paramètre']} » inconnu : "
-                                             "« Vainqueur » ou « Nom » attendu")
-    return lowest_wins, name
+    """Vainqueur (the lowest total wins when blank) and Nom; no other setting."""
+    settings = read_parameters(book, REGLAGES, problems, known=("Vainqueur", "Nom"))
+    lowest_wins = settings.parsed("Vainqueur", winner_rule, problems)
+    return lowest_wins is None or lowest_wins, settings.text("Nom") or ""
 
 
 def _total(value: object) -> float | None:
@@ -190,9 +187,9 @@ def _total(value: object) -> float | None:
 def _read_lines(book: Book, problems: Problems) -> list[Entry]:
     entries = []
     for record in read_table(book, PARTIES, problems):
-        found = len(problems.items)
+        found = problems.mark()
         date = parse_cell(problems, record, "Date", as_date)
-        if date is None and len(problems.items) == found:
+        if date is None and not problems.since(found):
             problems.at(record, "Date", "date manquante : chaque partie a sa date (jj/mm/aaaa)")
         game = as_text(record.values["Partie"])
         if game is None:
@@ -203,34 +200,21 @@ def _read_lines(book: Book, problems: Problems) -> list[Entry]:
         total = parse_cell(problems, record, "Total", _total)
         if total is None and record.values.get("Total") is None:
             problems.at(record, "Total", "total manquant : le score du joueur dans cette partie")
-        if len(problems.items) == found:
+        if not problems.since(found):
             entries.append(Entry(record, date, game, player, total))
     return entries
 
 
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"date": "Date", "game": "Partie", "player": "Joueur", "total": "Total"}
+
+
 def _games(entries: list[Entry], problems: Problems) -> list[elo.Game]:
-    """The games in the order typed (the first line of each), with the checks a single line cannot make."""
-    by_game: dict[str, list[Entry]] = defaultdict(list)
-    for entry in entries:
-        by_game[entry.game].append(entry)
-    games = []
-    for name, lines in by_game.items():
-        first = lines[0]
-        seen: dict[str, Entry] = {}
-        for entry in lines:
-            if entry.date != first.date:
-                problems.at(entry.record, "Date", f"la partie « {name} » est datée du {first.date:%d/%m/%Y} "
-                                                  f"ligne {first.record.row} : une partie a une seule date "
-                                                  "(deux parties différentes ont deux noms différents)")
-            if entry.player in seen:
-                problems.at(entry.record, "Joueur", f"{entry.player} figure déjà dans la partie « {name} » "
-                                                    f"ligne {seen[entry.player].record.row}")
-            seen.setdefault(entry.player, entry)
-        if not elo.MIN_PLAYERS <= len(lines) <= elo.MAX_PLAYERS:
-            problems.at(first.record, "Partie", f"la partie « {name} » a {len(lines)} joueur"
-                                                f"{'s' if len(lines) > 1 else ''} : de {elo.MIN_PLAYERS} à "
-                                                f"{elo.MAX_PLAYERS} attendus")
-        games.append(elo.Game(name, first.date, tuple(e.player for e in lines), tuple(e.total for e in lines)))
+    """The games in the order typed (the first line of each), as the core makes and checks them."""
+    games, violations = elo.games_of([elo.Line(e.game, e.date, e.player, e.total) for e in entries],
+                                     lambda i: f"ligne {entries[i].record.row}")
+    for v in violations:
+        problems.at(entries[v.index].record, COLUMNS[v.field], v.message)
     return games
 
 
@@ -239,20 +223,30 @@ def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
     return warnings + unmatched_players(clubs, {entry.player for entry in entries}, "aucune partie")
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then play the history; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, (HISTORIQUE, CLASSEMENT))
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    lowest_wins: bool
+    name: str
+    clubs: dict[str, str]
+    entries: list[Entry]
+    games: list[elo.Game]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     lowest_wins, name = _read_settings(book, problems)
     clubs = read_clubs(book, JOUEURS, problems)
     entries = _read_lines(book, problems)
-    games = _games(entries, problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
-    history = elo.run_history(games, lowest_wins)
-    return Summary(games, history, lowest_wins, name, _warnings(entries, clubs), clubs)
+    return Typed(lowest_wins, name, clubs, entries, _games(entries, problems))
+
+
+def summarise(typed: Typed) -> Summary:
+    """The history played by the core (:func:`xlcircuit.elo.run_history`)."""
+    history = elo.run_history(typed.games, typed.lowest_wins)
+    return Summary(typed.games, history, typed.lowest_wins, typed.name, _warnings(typed.entries, typed.clubs),
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -309,9 +303,6 @@ def report(summary: Summary) -> list[str]:
                              lambda s: f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Play the history and rewrite the published tables (in memory)."""
-    summary = compute(book, progress)
-    write_published(book, FEDERATION, summary, outputs, progress)
-    return summary
-
+STEPS = Steps(FEDERATION, lambda wb: (HISTORIQUE, CLASSEMENT), read, summarise, outputs)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

@@ -16,10 +16,10 @@ import time
 import warnings
 import zipfile
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
-from xml.etree.ElementTree import ParseError
+from xml.etree.ElementTree import Element, ParseError
 
 import openpyxl
 from defusedxml import DefusedXmlException
@@ -132,7 +132,8 @@ def inspect_file(path: Path) -> list[Unkept]:
         if not os.access(path, os.R_OK):
             raise WorkbookError(f"{name} ne peut pas être lu : vous n'avez pas le droit de le lire (demandez "
                                 "ce droit, ou copiez le fichier ailleurs), puis relancez.") from None
-        raise WorkbookError(f"{name} est verrouillé par un autre programme (Excel ?) : fermez-le et relancez.") from None
+        raise WorkbookError(f"{name} est verrouillé par un autre programme (Excel ?) : fermez-le et "
+                            "relancez.") from None
     except OSError as exc:
         raise WorkbookError(f"{name} ne peut pas être lu ({exc.strerror or exc}).") from None
     if not head:
@@ -141,7 +142,8 @@ def inspect_file(path: Path) -> list[Unkept]:
         raise WorkbookError(f"{name} est vide (0 octet) : ce n'est pas un classeur.")
     if head == _OLE2:
         if _ENCRYPTED in path.read_bytes():
-            raise WorkbookError(f"{name} est protégé par mot de passe : enregistrez-le sans mot de passe, puis relancez.")
+            raise WorkbookError(f"{name} est protégé par mot de passe : enregistrez-le sans mot de passe, "
+                                "puis relancez.")
         raise WorkbookError(f"{name} est au format .xls (Excel 97-2003) : ouvrez-le dans votre tableur et "
                             "enregistrez-le au format .xlsx.")
     if not zipfile.is_zipfile(path):
@@ -161,7 +163,8 @@ def inspect_file(path: Path) -> list[Unkept]:
             return _lost_features(name, archive, names)
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, OSError):
         # A broken compressed stream, an unknown compression method, a bad header...
-        raise _damaged(path, before, f"{name} n'est pas un classeur .xlsx lisible (fichier tronqué ou abîmé).") from None
+        raise _damaged(path, before, f"{name} n'est pas un classeur .xlsx lisible (fichier tronqué ou "
+                                     "abîmé).") from None
 
 
 def _check_counts(name: str, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) -> None:
@@ -246,10 +249,11 @@ def _part(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target))
 
 
-def _xml(name: str, archive: zipfile.ZipFile, part: str):
+def _xml(name: str, archive: zipfile.ZipFile, part: str) -> Element:
     """A part of the package parsed safely; a damaged or hostile one is one sentence."""
     try:
-        return SafeET.fromstring(archive.read(part))
+        root: Element = SafeET.fromstring(archive.read(part))
+        return root
     except DefusedXmlException:
         raise WorkbookError(f"{name} contient des constructions XML interdites (entités) : fichier piégé "
                             "ou abîmé, il n'est pas lu.") from None
@@ -302,13 +306,14 @@ def _load(path: Path, data_only: bool = False, before: tuple[int, int] | None = 
         raise WorkbookError(f"{name} est trop gros pour la mémoire de cet ordinateur : il n'est pas lu.") from None
     except RecursionError:
         raise WorkbookError(f"{name} est endommagé (XML imbriqué à l'excès) et ne peut pas être lu.") from None
-    except Exception as exc:  # noqa: BLE001  (openpyxl's readers raise anything on a broken part)
+    except Exception as exc:  # openpyxl's readers raise anything on a broken part
         if _caused_by(exc, DefusedXmlException):
             raise WorkbookError(f"{name} contient des constructions XML interdites (entités) : fichier piégé "
                                 "ou abîmé, il n'est pas lu.") from None
         if isinstance(exc, KeyError) and not _being_written(path, before):
             raise WorkbookError(f"{name} est une archive zip à laquelle il manque une partie du classeur "
-                                f"({exc.args[0] if exc.args else '?'}) : fichier abîmé, il ne peut pas être lu.") from None
+                                f"({exc.args[0] if exc.args else '?'}) : fichier abîmé, il ne peut pas être "
+                                "lu.") from None
         raise _damaged(path, before, f"{name} est endommagé et ne peut pas être lu ({_what(exc)}) : ouvrez-le "
                                      "dans votre tableur, enregistrez-le sous un autre nom, puis relancez.") from None
 

@@ -1,5 +1,6 @@
 """What the federations' workbook modules share: the front sheet of a new workbook, reading cells and
-the common input tables, the published tables' titles and highlights, the end of a fill and of a report.
+the common input tables, the published tables' titles and highlights, the end of a report. The fill
+procedure itself is :mod:`.procedure`.
 
 Only the shape is shared here; every federation's tables, words and rules stay in its own module.
 """
@@ -9,14 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 from collections import defaultdict
-from typing import Callable, Container, Iterable, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Callable, Container, Iterable, Iterator, Sequence, TypeVar
 
 import openpyxl
 from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
-from openpyxl.worksheet.worksheet import Worksheet
 
-from ..errors import InvalidInput
+from .. import limits
+from ..errors import InvalidInput, Problem
 from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
@@ -27,8 +29,8 @@ from .tables import (
 #: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
 PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
 CLUB_COLOUR = "BDD7EE"
-#: A tournament's name heads a column or a row of the published tables: kept short enough for any spreadsheet.
-MAX_TOURNAMENT_NAME = 100
+#: A tournament's name heads a column or a row of the published tables: kept short (:mod:`xlcircuit.limits`).
+MAX_TOURNAMENT_NAME = limits.MAX_TOURNAMENT_NAME
 
 #: The Joueurs table of a federation that only needs each player's club (read by :func:`read_clubs`).
 CLUBS = TableSpec("Joueurs", "Joueurs", (
@@ -38,10 +40,6 @@ CLUBS = TableSpec("Joueurs", "Joueurs", (
 
 T = TypeVar("T")
 S = TypeVar("S")
-
-
-def quiet(step: str) -> None:
-    """The progress callback of a fill nobody watches: says nothing."""
 
 
 # --- the template ----------------------------------------------------------------------------
@@ -93,18 +91,76 @@ def parse_cell(problems: Problems, record: Record, header: str, parser: Callable
         return None
 
 
-def parameter_records(book: Book, spec: TableSpec, problems: Problems) -> dict[str, Record]:
-    """The lines of a Paramètre/Valeur table by their folded parameter name (blank names left out)."""
-    return {fold(str(r.values["Paramètre"])): r for r in read_table(book, spec, problems)
-            if r.values["Paramètre"] is not None}
+@dataclass
+class Parameters:
+    """A Paramètre/Valeur table as read: each line by its folded parameter name (blank names left out)."""
+
+    spec: TableSpec
+    records: dict[str, Record]
+
+    def value(self, name: str) -> object:
+        """What ``name``'s Valeur cell holds; None when it is blank or the line is absent."""
+        record = self.records.get(fold(name))
+        return None if record is None else record.values.get("Valeur")
+
+    def text(self, name: str) -> str | None:
+        """``name``'s value as trimmed text; None when blank or absent."""
+        return as_text(self.value(name))
+
+    def parsed(self, name: str, parser: Callable[..., T], problems: Problems, *args: object) -> T | None:
+        """``name``'s value read by ``parser``; None, and a problem at its cell, when it cannot read it
+        (a blank or absent line gives what the parser gives for None)."""
+        record = self.records.get(fold(name))
+        if record is None:
+            return parser(None, *args)
+        return parse_cell(problems, record, "Valeur", parser, *args)
+
+    def problem(self, name: str, message: str) -> Problem:
+        """A problem at ``name``'s Valeur cell, or at the table when the line is absent."""
+        record = self.records.get(fold(name))
+        if record is None:
+            return Problem(self.spec.sheet, None, "Paramètre", message)
+        return record.problem("Valeur", message)
 
 
-def read_parameters(book: Book, spec: TableSpec, problems: Problems) -> dict[str, object]:
-    """The values of a Paramètre/Valeur table by their folded parameter name (blank names left out)."""
-    return {name: record.values["Valeur"] for name, record in parameter_records(book, spec, problems).items()}
+def read_parameters(book: Book, spec: TableSpec, problems: Problems, known: Sequence[str] | None = None) -> Parameters:
+    """A Paramètre/Valeur table; with ``known``, a line naming any other parameter is a problem."""
+    records: dict[str, Record] = {}
+    allowed = None if known is None else {fold(name) for name in known}
+    for record in read_table(book, spec, problems):
+        typed = record.values["Paramètre"]
+        if typed is None:
+            continue
+        key = fold(str(typed))
+        if allowed is not None and key not in allowed:
+            problems.at(record, "Paramètre", f"paramètre « {typed} » inconnu : "
+                                             f"{' ou '.join(f'« {k} »' for k in known or ())} attendu")
+            continue
+        records.setdefault(key, record)
+    return Parameters(spec, records)
 
 
-class Clubs(dict):
+def read_players(book: Book, spec: TableSpec, problems: Problems) -> Iterator[tuple[str, Record]]:
+    """The lines of a ``Joueurs`` table with their player's name, one line per player: a problem for a
+    blank name or a player's second line (skipped)."""
+    seen: dict[str, Record] = {}
+    for record in read_table(book, spec, problems):
+        player = as_text(record.values["Joueur"])
+        if player is None:
+            problems.at(record, "Joueur", "nom du joueur attendu ; trouvé une cellule vide")
+        elif player in seen:
+            problems.at(record, "Joueur", f"{player} figure déjà ligne {seen[player].row} : une ligne par joueur")
+        else:
+            seen[player] = record
+            yield player, record
+
+
+def club_of(record: Record) -> str | None:
+    """The ``Club`` cell of a ``Joueurs`` line (None when blank or when the table has no such column)."""
+    return as_text(record.values.get("Club"))
+
+
+class Clubs(dict[str, str]):
     """Player -> club, and where each player was typed (``cells``: player -> ``Joueurs!A5``)."""
 
     def __init__(self) -> None:
@@ -118,18 +174,13 @@ def at_cell(record: Record, header: str) -> str:
 
 
 def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> Clubs:
-    """Player -> club from a Joueur/Club table; a player in two clubs is a problem."""
+    """Player -> club from a Joueur/Club table (players without a club left out; ``cells`` has every
+    player's cell)."""
     clubs = Clubs()
-    for record in read_table(book, spec, problems):
-        player, club = as_text(record.values["Joueur"]), as_text(record.values["Club"])
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        elif player in clubs and club and clubs[player] != club:
-            problems.at(record, "Club", f"{player} est déjà dans le club « {clubs[player]} »")
-        else:
-            clubs.cells.setdefault(player, at_cell(record, "Joueur"))
-            if club:
-                clubs[player] = club
+    for player, record in read_players(book, spec, problems):
+        clubs.cells[player] = at_cell(record, "Joueur")
+        if club := club_of(record):
+            clubs[player] = club
     return clubs
 
 
@@ -224,16 +275,6 @@ def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club
     if club is None:
         return {i: PODIUM[row[0]] for i, row in enumerate(rows) if row[0] in PODIUM}
     return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(row[1]) == club}
-
-
-def write_published(book: Book, federation: str, summary: S, outputs: Callable[[S], list[Output]],
-                    progress: Callable[[str], None]) -> list[tuple[Output, Worksheet]]:
-    """The end of a fill: rewrite the published tables of ``summary``, mark the federation; each table and its sheet."""
-    progress("écriture")
-    published = outputs(summary)
-    sheets = write_outputs(book.wb, published)
-    mark_federation(book.wb, federation)
-    return list(zip(published, sheets))
 
 
 def decimal_comma(x: float, digits: int) -> str:

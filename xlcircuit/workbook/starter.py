@@ -96,8 +96,8 @@ def _put_federation(ws, federation: Federation) -> None:
     ws["A1"].font = Font(bold=True, size=14)
     ws["A2"] = ("Pour chaque fonction : ses données, sa formule en texte, puis « Résultat » (la formule "
                 "elle-même) à côté de « Attendu » (ce qu'elle doit afficher).")
-    ws["A3"] = ("#NOM? dans « Résultat » : les fonctions ne sont pas encore importées (onglet xlwings, "
-                "Import Functions ; voir le README, « Dans Excel (Windows) »).")
+    ws["A3"] = ("#NOM? dans « Résultat » : onglet xlwings, Import Functions, puis Ctrl+Alt+F9 (recalcul complet ; "
+                "ou Alt+F8, macro SampleCall) ; voir le README, « Dans Excel (Windows) ».")
     row = 5
     for entry in of_federation(federation.code):
         row = _put_example(ws, entry, row)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.formatting.rule import DataBarRule
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter, range_boundaries
@@ -22,6 +22,7 @@ from openpyxl.worksheet.filters import AutoFilter
 from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 from openpyxl.worksheet.worksheet import Worksheet
 
+from .. import limits
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..text import clean, fold
 from .io import CONDITIONAL_FORMAT_EXTENSIONS, Book
@@ -88,6 +89,14 @@ class Problems:
     def at(self, record: Record, header: str, message: str) -> None:
         self.add(record.problem(header, message))
 
+    def mark(self) -> int:
+        """A mark to ask :meth:`since` whether a line added problems (skip the line then)."""
+        return len(self.items)
+
+    def since(self, mark: int) -> bool:
+        """Whether a problem was added since ``mark``."""
+        return len(self.items) > mark
+
     def __bool__(self) -> bool:
         return bool(self.items)
 
@@ -106,7 +115,8 @@ def find_table(wb: Workbook, name: str) -> tuple[Worksheet, Table] | None:
 
 def table_bounds(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
     """(first column, first row, last column, last row) of a table of ``ws`` that was just written."""
-    return range_boundaries(ws.tables[_key(ws, name)].ref)
+    area: tuple[int, int, int, int] = range_boundaries(ws.tables[_key(ws, name)].ref)
+    return area
 
 
 def _key(ws: Worksheet, name: str) -> str:
@@ -114,14 +124,14 @@ def _key(ws: Worksheet, name: str) -> str:
     without case; openpyxl keys tables by their other name, which a file may set apart)."""
     for key, table in dict.items(ws.tables):  # TableList.items() gives refs, not tables
         if str(table.displayName or table.name or "").casefold() == name.casefold():
-            return key
-    return next((k for k in ws.tables if str(k).casefold() == name.casefold()), name)
+            return str(key)
+    return next((str(k) for k in ws.tables if str(k).casefold() == name.casefold()), name)
 
 
 def bounds(table: Table) -> tuple[int, int, int, int] | None:
     """(first column, first row, last column, last row) of a table; None for a reference no sheet has."""
     try:
-        area = range_boundaries(str(table.ref))
+        area: tuple[int, int, int, int] = range_boundaries(str(table.ref))
     except (ValueError, TypeError):
         return None
     if None in area or area[2] > MAX_COLUMN or area[3] > MAX_ROW or area[0] > area[2] or area[1] > area[3]:
@@ -132,10 +142,10 @@ def bounds(table: Table) -> tuple[int, int, int, int] | None:
 MAX_ROW, MAX_COLUMN = 1_048_576, 16_384
 
 
-def _rows_of(ws: Worksheet, columns: range, first_row: int) -> dict[int, dict[int, object]]:
+def _rows_of(ws: Worksheet, columns: range, first_row: int) -> dict[int, dict[int, Cell]]:
     """The existing cells of ``columns`` from ``first_row`` down, row by row: a table over whole columns
     (``A1:E1048576``) costs what its data costs, not a million rows."""
-    rows: dict[int, dict[int, object]] = {}
+    rows: dict[int, dict[int, Cell]] = {}
     for (row, col), cell in ws._cells.items():
         if row >= first_row and col in columns:
             rows.setdefault(row, {})[col] = cell
@@ -231,8 +241,9 @@ def _take_below(book: Book, ws: Worksheet, table: Table, spec: TableSpec, area: 
     if table.totalsRowCount:
         for row in below:
             problems.add(Problem(ws.title, row, None, f"la ligne {row}, sous la ligne de total de la table « {name} », "
-                                 "n'en fait pas partie : insérez-la dans la table, au-dessus du total", f"{first}{row}"))
-        return max_row - table.totalsRowCount
+                                 "n'en fait pas partie : insérez-la dans la table, au-dessus du total",
+                                 f"{first}{row}"))
+        return max_row - int(table.totalsRowCount)
     if not spec.grows:
         for row in below:
             if row == max_row + 1 or any(not _blank(book.value(c)) for (r, col), c in ws._cells.items()
@@ -304,9 +315,8 @@ def _whole(value: object) -> int | None:
     return int(number)
 
 
-#: The largest place, count or number a table takes: far beyond any real event, and a typo such as
-#: 1e300 stays a located problem instead of a computation without end.
-MAX_WHOLE = 100_000
+#: The largest place, count or number a table takes (:mod:`xlcircuit.limits`).
+MAX_WHOLE = limits.MAX_PLACE
 
 
 def as_positive_int(value: object, what: str = "place") -> int | None:

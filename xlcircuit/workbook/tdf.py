@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable
 
 from openpyxl.chart import BarChart, Reference, ScatterChart, Series
 from openpyxl.styles import Font
@@ -14,21 +13,21 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import tdf
+from .. import limits, tdf
 from ..federations import federation
 from .examples import load
-from ..errors import InvalidInput, WorkbookProblems
+from ..errors import InvalidInput
 from ..text import fold
 from .io import Book
+from .procedure import Steps
 from .sheets import (
-    CLUBS, decimal_comma, finish_workbook, parse_cell, podium_or_club, quiet, read_clubs, read_parameters, season_years,
+    CLUBS, Parameters, decimal_comma, finish_workbook, parse_cell, podium_or_club, read_clubs, read_parameters, season_years,
     parameters_table, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
-    write_published,
 )
 from .sheets import at_cell, unmatched_players
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no, chart_title,
-    forget_own_formats, put, read_table, table_bounds, type_rows,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_yes_no, chart_title,
+    put, read_table, table_bounds, type_rows,
 )
 
 INFO = federation("tdf")  # code, French title, template and example file
@@ -37,8 +36,8 @@ DATE_FORMAT = "dd/mm/yyyy"
 POINTS_FORMAT = "0"  # tournament points are published to the unit
 TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
 WEIGHT_FORMAT = "0%"
-#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x).
-MAX_IMPOSED = 100_000
+#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
+MAX_IMPOSED = limits.MAX_IMPOSED
 
 TOP = 15  # players in the standings' bar chart
 MAX_CURVES = 100  # tournaments drawn on the Courbes sheet (the most recent ones)
@@ -191,21 +190,23 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
 def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list[Entry]:
     entries = []
     for record in read_table(book, RESULTATS, problems):
-        found = len(problems.items)
+        found = problems.mark()
         tournament, player = tournament_and_player(record, problems, tournaments)
         place = parse_cell(problems, record, "Place", as_positive_int)
         role = parse_cell(problems, record, "Rôle", tdf.Role.parse)
         imposed_points, imposed_place = parse_cell(problems, record, "Points imposés", _imposed) or (None, None)
-        if len(problems.items) > found or tournament is None or player is None:
+        if problems.since(found) or tournament is None or player is None:
             continue
         if place is None and role is None:
             problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "
                                          "rôle (organisateur, aide, annulé)")
-        elif place is not None and role is tdf.Role.CANCELLED:
-            problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
-                                        "ou le rôle « annulé »")
         else:
-            entries.append(Entry(record, tournament, tdf.Line(player, place, role, imposed_points, imposed_place)))
+            line = tdf.Line(player, place, role, imposed_points, imposed_place)
+            if tdf.misplaced_cancellations([line]):
+                problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
+                                            "ou le rôle « annulé »")
+            else:
+                entries.append(Entry(record, tournament, line))
     return entries
 
 
@@ -216,9 +217,9 @@ def _check_tournaments(entries: list[Entry], problems: Problems) -> None:
         by_tournament[entry.tournament].append(entry)
     for name, group in by_tournament.items():
         classified = {e.line.player for e in group if e.line.place is not None}
+        for i in tdf.misplaced_cancellations([e.line for e in group]):
+            problems.at(group[i].record, "Rôle", f"« {name} » est marqué annulé mais a des joueurs classés")
         for entry in group:
-            if entry.line.role is tdf.Role.CANCELLED and classified:
-                problems.at(entry.record, "Rôle", f"« {name} » est marqué annulé mais a des joueurs classés")
             if entry.line.imposed_place is not None and entry.line.imposed_place > max(len(classified), 1):
                 problems.at(entry.record, "Points imposés",
                             f"place {entry.line.imposed_place} demandée, mais « {name} » n'a que "
@@ -241,35 +242,46 @@ def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: td
     return warnings + spelling_warnings((entry.line.player, at_cell(entry.record, "Joueur")) for entry in entries)
 
 
-def season_label(parameters: dict[str, object], tournaments: list[TournamentRow]) -> str:
+def season_label(parameters: Parameters, tournaments: list[TournamentRow]) -> str:
     """The season's name: the ``Saison`` parameter, or the years of its tournaments (``2025-2026``)."""
-    return as_text(parameters.get("saison")) or season_years(t.date for t in tournaments)
+    return parameters.text("Saison") or season_years(t.date for t in tournaments)
 
 
 def _order(t: TournamentRow) -> tuple:
     return (t.date is None, t.date or dt.date.min, fold(t.name), t.name)
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the season; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, (POINTS, CLASSEMENT))
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    parameters: Parameters
+    clubs: dict[str, str]
+    tournaments: list[TournamentRow]
+    entries: list[Entry]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     parameters = read_parameters(book, PARAMETRES, problems)
     clubs = read_clubs(book, JOUEURS, problems)
     tournaments = sorted(_read_tournaments(book, problems), key=_order)
     entries = _read_results(book, problems, {t.name for t in tournaments})
     _check_tournaments(entries, problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    return Typed(parameters, clubs, tournaments, entries)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The season computed by the core (:func:`xlcircuit.tdf.run_season`)."""
     lines: dict[str, list[tdf.Line]] = defaultdict(list)
-    for entry in entries:
+    for entry in typed.entries:
         lines[entry.tournament].append(entry.line)
-    season = [tdf.Tournament(t.name, t.kind, t.interrupted, tuple(lines[t.name])) for t in tournaments]
+    season = [tdf.Tournament(t.name, t.kind, t.interrupted, tuple(lines[t.name])) for t in typed.tournaments]
     report = tdf.run_season(season)
-    warnings = _warnings(tournaments, entries, report) + unmatched_players(clubs, {e.line.player for e in entries})
-    return Summary(tournaments, entries, report, warnings, season_label(parameters, tournaments), clubs)
+    warnings = _warnings(typed.tournaments, typed.entries, report) + unmatched_players(
+        typed.clubs, {e.line.player for e in typed.entries})
+    return Summary(typed.tournaments, typed.entries, report, warnings, season_label(typed.parameters, typed.tournaments),
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -440,10 +452,14 @@ def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
         ws.add_chart(chart, f"{'A' if i % 2 == 0 else 'J'}{3 + 16 * (i // 2)}")
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the season and rewrite the published tables and charts (in memory)."""
-    summary = compute(book, progress)
-    (points, points_sheet), (standings, standings_sheet) = write_published(book, FEDERATION, summary, outputs, progress)
-    _top_chart(standings_sheet, standings)
-    _curves(book.wb, points_sheet, points)
-    return summary
+def _charts(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]], problems: Problems) -> None:
+    """The top-15 chart beside the standings, and the Courbes sheet."""
+    if written:
+        (points, points_sheet), (standings, standings_sheet) = written
+        _top_chart(standings_sheet, standings)
+        _curves(book.wb, points_sheet, points)
+
+
+STEPS = Steps(FEDERATION, lambda wb: (POINTS, CLASSEMENT), read, summarise, outputs, _charts)
+compute, fill = STEPS.compute, STEPS.fill
+schedule = None  # no calendar to draw

@@ -12,27 +12,28 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Sequence
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import torres
+from .. import limits, torres
 from ..federations import federation
 from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
 from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
+from .procedure import Steps
 from .sheets import (
-    CLUB_COLOUR, decimal_comma, finish_workbook, parameters_table, parse_cell, quiet, read_parameters,
-    spelling_warnings, start_workbook, title, write_published,
+    CLUB_COLOUR, Parameters, club_of, decimal_comma, read_players, finish_workbook, parameters_table, parse_cell, read_parameters,
+    spelling_warnings, start_workbook, title,
 )
 from .sheets import at_cell
 from .tables import (
     TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
-    as_yes_no, find_table, forget_own_formats, read_table, remove_table, shown, style_table, table_bounds,
+    as_yes_no, find_table, read_table, remove_table, shown, style_table, table_bounds,
     type_rows, write_outputs, write_table,
 )
 
@@ -45,7 +46,7 @@ ELO_FORMAT = "0"
 #: The seed of the draws when the Saison sheet gives none and no season name either.
 DEFAULT_SEED = 0
 #: Deepest division read: division d has 2 ** (d - 1) groups (D10: 512 groups, about 10,000 players).
-MAX_DIVISION = 10
+MAX_DIVISION = limits.TORRES_MAX_DIVISION
 
 #: Row colours of the standings: champion, moving up, going down, leaving (a club's players: CLUB_COLOUR).
 COLOURS = {"champion": "FFE699", "up": "C6EFCE", "down": "FFC7CE", "leaves": "D9D9D9"}
@@ -138,7 +139,8 @@ GUIDE = [
     "   chaque groupe de dix (la Graine ci-dessus fixe le tirage ; vide : déduite du nom de la saison).",
     "3. Feuille « Matchs » : une ligne par joueur et par match : division, groupe, numéro du match, joueur,",
     "   points particuliers (au dernier décompte si le match n'est pas fini), « oui » dans Retard pour qui",
-    "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…",
+    "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…,",
+    "   avec ses points : il prend sa place comme un autre (ses points de victoire ne vont à personne).",
     "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
     "",
     "La feuille Classements (un tableau par groupe, avec tous les critères de départage) et les tables",
@@ -245,9 +247,9 @@ _elo = _within("Elo attendu", -torres.MAX_NUMBER, torres.MAX_NUMBER)
 _points = _within("points particuliers attendus", 0, torres.MAX_NUMBER)
 
 
-def season_seed(parameters: dict[str, object], problems: Problems) -> int:
+def season_seed(parameters: Parameters, problems: Problems) -> int:
     """The draws' seed: the ``Graine`` parameter, else one derived from the season's name, else 0."""
-    given = parameters.get("graine")
+    given = parameters.value("Graine")
     if given is not None:
         try:
             number = as_number(given, "nombre entier")
@@ -255,14 +257,10 @@ def season_seed(parameters: dict[str, object], problems: Problems) -> int:
                 return int(number)
         except InvalidInput:
             pass
-        problems.add(_parameter_problem(f"Graine attendue : un nombre entier ; trouvé « {given} »"))
+        problems.add(parameters.problem("Graine", f"Graine attendue : un nombre entier ; trouvé « {given} »"))
         return DEFAULT_SEED
-    name = as_text(parameters.get("saison"))
+    name = parameters.text("Saison")
     return zlib.crc32(name.encode("utf-8")) if name else DEFAULT_SEED
-
-
-def _parameter_problem(message: str) -> Problem:
-    return Problem(PARAMETRES.sheet, None, "Valeur", message)
 
 
 @dataclass
@@ -280,14 +278,9 @@ def _read_players(book: Book, problems: Problems) -> Roster:
     players: list[torres.Player] = []
     records: dict[str, Record] = {}
     clubs: dict[str, str] = {}
-    for record in read_table(book, JOUEURS, problems):
-        found = len(problems.items)
-        name = as_text(record.values["Joueur"])
-        if name is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        elif name in records:
-            problems.at(record, "Joueur", f"{name} figure déjà ligne {records[name].row} : une ligne par joueur")
-        elif torres.is_fictitious(name):
+    for name, record in read_players(book, JOUEURS, problems):
+        found = problems.mark()
+        if torres.is_fictitious(name):
             problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
                                           "pas dans Joueurs, il s'écrit seulement dans Matchs")
         elo = parse_cell(problems, record, "Elo", _elo)
@@ -297,7 +290,7 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         division = parse_cell(problems, record, "Division", _division)
         group = parse_cell(problems, record, "Groupe", _group)
         status = parse_cell(problems, record, "Statut", torres.Status.parse)
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         if status is None:
             status = torres.Status.ACTIVE if division is not None else torres.Status.NEW
@@ -322,8 +315,7 @@ def _read_players(book: Book, problems: Problems) -> Roster:
                 continue
         records[name] = record
         players.append(torres.Player(name, elo, division, group, status))
-        club = as_text(record.values.get("Club"))
-        if club:
+        if club := club_of(record):
             clubs[name] = club
     groups: dict[tuple[int, int], list[torres.Player]] = defaultdict(list)
     for p in players:
@@ -365,7 +357,7 @@ def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[
     forfeits = {key: sum(p.status is torres.Status.FORFEIT for p in players) for key, players in roster.groups.items()}
     lines: dict[tuple[int, int, int], list[tuple[Record, str, float | None, bool]]] = defaultdict(list)
     for record in read_table(book, MATCHS, problems):
-        found = len(problems.items)
+        found = problems.mark()
         division = parse_cell(problems, record, "Division", _division)
         group = parse_cell(problems, record, "Groupe", _group)
         number = parse_cell(problems, record, "Match", _match)
@@ -377,7 +369,7 @@ def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[
         for header, value in (("Division", division), ("Groupe", group), ("Match", number)):
             if value is None and record.values.get(header) is None:
                 problems.at(record, header, f"{header.lower()} manquant{'e' if header == 'Division' else ''}")
-        if len(problems.items) > found:
+        if problems.since(found):
             continue
         key = (division, group)
         if key not in members:
@@ -429,32 +421,46 @@ def _match_warnings(matches: list[MatchRow], roster: Roster) -> list[str]:
             played[m.key[:2], name] += 1
         for pair in combinations(real, 2):
             pairs[m.key[:2], pair] += 1
+    expected = {key: torres.schedule_counts(len(players)) for key, players in roster.groups.items()}
     for ((d, g), name), count in sorted(played.items()):
-        if count > 6:
-            warnings.append(f"{name} (D{d} groupe {g}) a {count} matchs ; 6 attendus par saison.")
+        most = expected[d, g][0]
+        if count > most:
+            warnings.append(f"{name} (D{d} groupe {g}) a {count} matchs ; {most} attendus par saison.")
     for ((d, g), (a, b)), count in sorted(pairs.items()):
-        if count > 2:
-            warnings.append(f"{a} et {b} (D{d} groupe {g}) se rencontrent {count} fois ; 2 attendues.")
+        most = expected[d, g][1]
+        if count > most:
+            warnings.append(f"{a} et {b} (D{d} groupe {g}) se rencontrent {count} fois ; {most} attendues.")
     return warnings
 
 
-def season_label(parameters: dict[str, object]) -> str:
+def season_label(parameters: Parameters) -> str:
     """The season's name, as the Saison sheet gives it."""
-    return as_text(parameters.get("saison")) or ""
+    return parameters.text("Saison") or ""
 
 
-def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Read and check the input tables, then compute the season; every problem is reported at once."""
-    progress("lecture")
-    forget_own_formats(book, (GENERAL, POINTS, MOUVEMENTS, SUIVANTE, *_group_specs(book.wb)))
-    problems = Problems()
+@dataclass
+class Typed:
+    """The input tables as read."""
+
+    parameters: Parameters
+    seed: int
+    roster: Roster
+    matches: list[MatchRow]
+    warnings: list[str]
+
+
+def read(book: Book, problems: Problems) -> Typed:
+    """The input tables, every problem added to ``problems``."""
     parameters = read_parameters(book, PARAMETRES, problems)
     seed = season_seed(parameters, problems)
     roster = _read_players(book, problems)
     matches, warnings = _read_matches(book, problems, roster)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    progress("calcul")
+    return Typed(parameters, seed, roster, matches, warnings)
+
+
+def summarise(typed: Typed) -> Summary:
+    """The season computed by the core: matches, group standings, next season (:mod:`xlcircuit.torres`)."""
+    roster, matches = typed.roster, typed.matches
     scored = {m.key: torres.score_match(m.seats) for m in matches}
     by_group: dict[tuple[int, int], list[list[torres.Seat]]] = defaultdict(list)
     for m in matches:
@@ -462,19 +468,20 @@ def compute(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
     standings = {key: torres.group_standings(players, by_group[key]) for key, players in roster.groups.items()}
     newcomers = [p for p in roster.players if p.status is torres.Status.NEW]
     returning = [p for p in roster.players if p.status is torres.Status.RETURNING]
-    following = torres.next_season(standings, newcomers, returning, seed)
-    return Summary(roster.players, matches, standings, scored, following, seed,
-                   roster.warnings + warnings + following.warnings, season_label(parameters), roster.clubs)
+    following = torres.next_season(standings, newcomers, returning, typed.seed)
+    return Summary(roster.players, matches, standings, scored, following, typed.seed,
+                   roster.warnings + typed.warnings + following.warnings, season_label(typed.parameters),
+                   roster.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
 
 
 def _remark(s: torres.ScoredSeat) -> str | None:
-    if s.seat.fictitious:
-        return "joueur fictif (forfait) : aucun point de victoire"
     if s.seat.delayed:
         return "a retardé le match non terminé : aucun point de victoire"
+    if s.seat.fictitious:
+        return "joueur fictif (forfait) : classé par ses points, ses points de victoire ne comptent pour personne"
     return None
 
 
@@ -686,20 +693,17 @@ def report(summary: Summary) -> list[str]:
     return lines
 
 
-def fill(book: Book, progress: Callable[[str], None] = quiet) -> Summary:
-    """Compute the season, rewrite the published tables and lay out the group tables (in memory);
-    every problem of the writing is reported at once."""
-    summary = compute(book, progress)
-    day = dt.date.today()
-    problems = Problems()
-    try:
-        write_published(book, FEDERATION, summary, lambda s: outputs(s, day=day), progress)
-    except WorkbookProblems as exc:
-        problems.items += exc.problems
-    write_groups(book.wb, group_outputs(summary, day=day), problems)
-    if problems:
-        raise WorkbookProblems(problems.items)
-    return summary
+def _groups(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]], problems: Problems) -> None:
+    """Each group's table, one under the other on the Classements sheet."""
+    write_groups(book.wb, group_outputs(summary, day=dt.date.today()), problems)
+
+
+def _owned(wb: Workbook) -> list[TableSpec]:
+    return [GENERAL, POINTS, MOUVEMENTS, SUIVANTE, *_group_specs(wb)]
+
+
+STEPS = Steps(FEDERATION, _owned, read, summarise, outputs, _groups)
+compute, fill = STEPS.compute, STEPS.fill
 
 
 # --- the calendar ----------------------------------------------------------------------------
@@ -718,12 +722,16 @@ def schedule(book: Book, seed: int | None = None) -> list[str]:
         raise WorkbookProblems(problems.items)
     seed = default if seed is None else seed
     rows: list[tuple] = []
+    notes: list[str] = []
     for (d, g), players in roster.groups.items():
         try:
             matches = torres.schedule_group([p.name for p in players], f"{seed}:{d}:{g}")
         except InvalidInput as exc:
             problems.at(roster.records[players[0].name], "Groupe", f"D{d} groupe {g} : {exc}")
             continue
+        note = torres.schedule_note(len(players))
+        if note:
+            notes.append(f"Attention : D{d} groupe {g} : {note}.")
         for number, match in enumerate(matches, start=1):
             rows += [(d, g, number, seat, name) for seat, name in enumerate(match, start=1)]
     if problems:
@@ -736,5 +744,6 @@ def schedule(book: Book, seed: int | None = None) -> list[str]:
     if not typed:
         type_rows(book.wb, MATCHS, [(d, g, n, name, None, None) for d, g, n, _, name in rows])
         lines.append(f"La table « {MATCHS.name} » était vide : les matchs y sont tapés, points à remplir.")
+    lines += notes
     mark_federation(book.wb, FEDERATION)
     return lines

@@ -1,0 +1,91 @@
+"""The procedure every federation's fill shares, written once: read the input tables collecting every
+located problem, compute with the core, write the published tables, report.
+
+A federation's module declares its tables and gives :class:`Steps` its own three steps: ``read`` (the
+input tables into typed rows, each problem added where it was found), ``summarise`` (the core's
+computation on what was read) and ``outputs`` (the published tables of a summary), plus optionally
+``decorate`` (charts, extra tables laid out beside the published ones). Its ``compute`` and ``fill``
+are then :meth:`Steps.compute` and :meth:`Steps.fill`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
+
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from ..errors import WorkbookProblems
+from .io import Book, mark_federation
+from .tables import Output, Problems, TableSpec, forget_own_formats, write_outputs
+
+R = TypeVar("R")  # what a federation's ``read`` gives
+S = TypeVar("S")  # its summary
+S_in = TypeVar("S_in", contravariant=True)
+
+Progress = Callable[[str], None]
+
+
+def quiet(step: str) -> None:
+    """The progress callback of a fill nobody watches: says nothing."""
+
+
+class Outputs(Protocol[S_in]):
+    """A federation's published tables of a summary: the podium highlighted, or a club's players."""
+
+    def __call__(self, summary: S_in, club: str | None = ..., day: dt.date | None = ...) -> list[Output]: ...
+
+
+class Run(Protocol):
+    """A federation's ``compute`` or ``fill``."""
+
+    def __call__(self, book: Book, progress: Progress = ...) -> Any: ...
+
+
+#: Charts or tables a federation lays out after its published tables: (book, summary, each published
+#: table with the sheet it was written on (none when they could not be written), problems to add to).
+Decorate = Callable[[Book, S, list[tuple[Output, Worksheet]], Problems], None]
+
+
+@dataclass(frozen=True)
+class Steps(Generic[R, S]):
+    """A federation's own steps of the shared procedure."""
+
+    federation: str  # its code, recorded in the workbook it fills
+    owned: Callable[[Workbook], Sequence[TableSpec]]  # the tables a fill rewrites (found in this workbook)
+    read: Callable[[Book, Problems], R]
+    summarise: Callable[[R], S]  # may raise WorkbookProblems for what only the core can see
+    outputs: Outputs[S]
+    decorate: Decorate[S] | None = None
+
+    def compute(self, book: Book, progress: Progress = quiet) -> S:
+        """Read and check the input tables, then compute; every problem is reported at once."""
+        progress("lecture")
+        # Data bars an earlier fill put in the published tables are rewritten: not a loss to warn of.
+        forget_own_formats(book, self.owned(book.wb))
+        problems = Problems()
+        typed = self.read(book, problems)
+        if problems:
+            raise WorkbookProblems(problems.items)
+        progress("calcul")
+        return self.summarise(typed)
+
+    def fill(self, book: Book, progress: Progress = quiet) -> S:
+        """Compute, then rewrite the published tables (in memory); every problem of the writing at once."""
+        summary = self.compute(book, progress)
+        progress("écriture")
+        published = self.outputs(summary, day=dt.date.today())
+        problems = Problems()
+        written: list[tuple[Output, Worksheet]] = []
+        try:
+            written = list(zip(published, write_outputs(book.wb, published)))
+        except WorkbookProblems as exc:
+            problems.items += exc.problems
+        if self.decorate is not None:  # even when the published tables failed: every problem at once
+            self.decorate(book, summary, written, problems)
+        if problems:
+            raise WorkbookProblems(problems.items)
+        mark_federation(book.wb, self.federation)
+        return summary
