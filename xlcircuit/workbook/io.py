@@ -258,7 +258,8 @@ def _xml(name: str, archive: zipfile.ZipFile, part: str) -> Element:
         raise WorkbookError(f"{name} contient des constructions XML interdites (entités) : fichier piégé "
                             "ou abîmé, il n'est pas lu.") from None
     except (ParseError, ValueError, LookupError):
-        raise WorkbookError(f"{name} est endommagé (XML invalide dans {part}) et ne peut pas être lu.") from None
+        raise WorkbookError(f"{name} est endommagé et ne peut pas être lu (XML invalide dans {part}) : ouvrez-le "
+                            "dans votre tableur, enregistrez-le sous un autre nom, puis relancez.") from None
 
 
 def _lost_features(name: str, archive: zipfile.ZipFile, names: set[str]) -> list[Unkept]:
