@@ -9,7 +9,11 @@ import random
 from xlcircuit.torres import groups_in, schedule_group
 
 #: Clubs of the generated DBM players.
-DBM_CLUBS = ["Les Joyeux d'Asnières", 'JTI Nice', 'Le Téméraire (Dijon)', 'Condottieri Milano', 'Les Grognards de Vincennes', "Cercle lyonnais d'histofig", 'Les Vikings de Rouen', 'Lille Figurines', 'Les Cathares de Toulouse', 'Ost de Bordeaux', 'Les Chouans de Rennes', 'Strasbourg Wargame']
+DBM_CLUBS = [
+    "Les Joyeux d'Asnières", "JTI Nice", "Le Téméraire (Dijon)", "Condottieri Milano", "Les Grognards de Vincennes",
+    "Cercle lyonnais d'histofig", "Les Vikings de Rouen", "Lille Figurines", "Les Cathares de Toulouse",
+    "Ost de Bordeaux", "Les Chouans de Rennes", "Strasbourg Wargame",
+]
 #: The Championnat de France's vote categories.
 CDF_CATEGORIES = ('meilleur diplomate', 'meilleur tacticien', 'meilleur stratège', 'plus machiavélique')
 
@@ -89,7 +93,7 @@ def cdf(players: int, seed: int = 1) -> tuple[list[tuple], list[tuple], list[tup
                 survived = rng.randint(2, 6) if held == 0 else None
                 choice = i + 1 if ronde == 4 and table == 1 else None
                 parties.append((ronde, table, player, power, held, survived, None, choice))
-            for i, voter in enumerate(seats):
+            for voter in seats:
                 others = [p for p in seats if p != voter]
                 for category in CDF_CATEGORIES:
                     first, second = rng.sample(others, 2)

@@ -14,8 +14,23 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from xlcircuit.cdf import (
-    Board, Category, InvalidInput, Outcome, Player, Power, Seat, Vote, check_board, final_score, game_scores,
-    parse_ballot, qualifying_score, round_score, run_championship, score_board, total_score,
+    Board,
+    Category,
+    InvalidInput,
+    Outcome,
+    Player,
+    Power,
+    Seat,
+    Vote,
+    check_board,
+    final_score,
+    game_scores,
+    parse_ballot,
+    qualifying_score,
+    round_score,
+    run_championship,
+    score_board,
+    total_score,
 )
 
 A, E, F, G, I, R, T = (Power.AUSTRIA, Power.ENGLAND, Power.FRANCE, Power.GERMANY, Power.ITALY, Power.RUSSIA,
@@ -486,7 +501,7 @@ def test_bad_ballot():
 @pytest.mark.parametrize("parse", [Power.parse, Category.parse, parse_ballot])
 def test_a_blank_cell_is_named_as_such(parse):
     # An organiser reads the message: a blank cell is "une cellule vide", not "« None »".
-    with pytest.raises(InvalidInput, match="trouvé une cellule vide$"):
+    with pytest.raises(InvalidInput, match=r"trouvé une cellule vide$"):
         parse(None)
 
 

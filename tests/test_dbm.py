@@ -222,7 +222,7 @@ def poule(name, date, players, rounds=4, doubles=False):
 
 def test_vaj_follows_the_results_in_date_order():
     others = [f"O{i}" for i in range(11)]
-    classes = {"Fanny": F, **{p: O for p in others}}
+    classes = {"Fanny": F, **dict.fromkeys(others, O)}
     season = [
         # Listed out of order: the core takes them by date.
         poule("Second", D2, ["Fanny"] + others),
@@ -251,7 +251,7 @@ def test_vaj_average_is_the_best_four_so_far_referee_bonus_included():
     # VAJ: "(F) passent (0) … tant que leur moyenne est égale ou supérieure à [seuil_O]"; the average is
     # that of the results counted (the best four), a referee bonus being a result (decisions).
     others = [f"O{i}" for i in range(1, 13)]
-    classes = {p: O for p in others}
+    classes = dict.fromkeys(others, O)
     days = [dt.date(2025, 9, d) for d in (6, 13, 20, 27)] + [dt.date(2025, 10, 4), dt.date(2025, 10, 11)]
     referee = (Entry("Fanny", referee=True),)
     season = [poule(f"Arbitrée {i}", day, others) for i, day in enumerate(days[:4], 1)]
@@ -277,7 +277,7 @@ def test_doubles_team_value_is_its_best_member_s_current_value():
     first = poule("Solo", D1, others)
     first = replace(first, entries=first.entries + (Entry("Ines", referee=True),))
     pairs = Tournament("Furor", D2, 4, True, (Entry("Ines", "Ivan", 1), Entry("Fred", "Fabien", 2)))
-    classes = {**{p: O for p in others}, "Ines": I, "Ivan": I, "Fred": F, "Fabien": F}
+    classes = {**dict.fromkeys(others, O), "Ines": I, "Ivan": I, "Fred": F, "Fabien": F}
     report = run_season([first, pairs], classes, SEUILS)
     v = report.values["Furor"]
     assert (v.njt, v.bjr, v.svb, v.cmm, v.vft) == (2, 2, 4, 8.0, 64.0)
@@ -306,7 +306,7 @@ def test_referee_bonus_counts_as_a_tournament():
     players = [f"P{i}" for i in range(12)]
     season = [Tournament("T", D1, 4, False, tuple(Entry(p, place=i) for i, p in enumerate(players, 1))
                          + (Entry("Arbitre", referee=True),))]
-    report = run_season(season, {p: O for p in players}, SEUILS)
+    report = run_season(season, dict.fromkeys(players, O), SEUILS)
     referee = report.records["Arbitre"]
     assert referee.tournaments == 1 and referee.total == 60.0
     assert report.results["T"][-1].referee and report.values["T"].njt == 12
@@ -374,7 +374,7 @@ def test_next_classes_by_percentages_rounded_half_up():
     # 23 active: X = 10% of 23 = 2.3 -> 2; X+S = 25% = 5.75 -> 6; X+S+O = 50% = 11.5 -> 12 (half up).
     # The others are F, or I when the average of the four best is below 15 (totals below 60: P19 on).
     records = _season_for_classes()
-    starts = {p: F for p in records}
+    starts = dict.fromkeys(records, F)
     classes = next_classes(tableau1(records), records, starts)
     ends = "".join(classes[f"P{n:02d}"].end.letter for n in range(1, 24))
     assert ends == "XX" + "SSSS" + "OOOOOO" + "FFFFFF" + "IIIII"
@@ -389,7 +389,7 @@ def test_three_result_players_move_up_one_class():
     # Three results of 40: total 120 (between P12 = 120 and P13 = 110); average 40 ≥ P12's 30, the
     # last (O), so F -> O; as F by the share he is compared with the last O.
     records["Trio"] = record("Trio", [40, 40, 40])
-    starts = {p: F for p in records}
+    starts = dict.fromkeys(records, F)
     table = tableau1(records)
     classes = next_classes(table, records, starts)
     trio = classes["Trio"]
@@ -419,7 +419,7 @@ def test_occasional_players():
     }
     for name, (points, _, _, _) in extra.items():
         records[name] = record(name, points)
-    starts = {p: F for p in records} | {name: start for name, (_, start, _, _) in extra.items()}
+    starts = dict.fromkeys(records, F) | {name: start for name, (_, start, _, _) in extra.items()}
     starts["Absent"] = O
     classes = next_classes(tableau1(records), records, starts)
     for name, (_, start, end, reason) in extra.items():

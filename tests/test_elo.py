@@ -17,7 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xlcircuit.elo import (
-    FLOOR, Game, Tier, expected, k_factor, placement_left, rate_game, ranks, run_history, tier,
+    FLOOR,
+    Game,
+    Tier,
+    expected,
+    k_factor,
+    placement_left,
+    ranks,
+    rate_game,
+    run_history,
+    tier,
 )
 from xlcircuit.errors import InvalidInput
 from xlcircuit.mechanics import format_half_up
@@ -349,7 +358,7 @@ def test_the_oracle_gives_multielo_documented_results():
     assert [1200 + multielo_changes([1200, 1000], [1, 2], 32)[0], 1000 + multielo_changes([1200, 1000], [1, 2], 32)[1]] \
         == pytest.approx([1207.68809835, 992.31190165], abs=1e-8)
     # "player with 900 rating beats player with 1000 rating" -> 920.48207999, 979.51792001
-    assert [900 + c for c in multielo_changes([900, 1000], [1, 2], 32)][0] == pytest.approx(920.48207999, abs=1e-8)
+    assert 900 + multielo_changes([900, 1000], [1, 2], 32)[0] == pytest.approx(920.48207999, abs=1e-8)
     # "3-way matchup" 1200, 900, 1000 finishing in that order -> 1208.34629612, 910.43382278, 981.21988111
     three = [r + c for r, c in zip([1200, 900, 1000], multielo_changes([1200, 900, 1000], [1, 2, 3], 32))]
     assert three == pytest.approx([1208.34629612, 910.43382278, 981.21988111], abs=1e-8)

@@ -7,12 +7,12 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from xlcircuit.workbook.examples import load
-
-ex = load("tdf")
 from xlcircuit.mechanics import format_half_up
 from xlcircuit.tdf import Kind, Line, Outing, Role, Status, Tournament, run_season, season
 from xlcircuit.text import fold
+from xlcircuit.workbook.examples import load
+
+ex = load("tdf")
 
 EXAMPLE_1 = "Tournoi de Paris"
 EXAMPLE_2 = "Tournoi de Lyon"
@@ -154,7 +154,8 @@ def test_worked_example_1(report):
     ]
     assert [s.place for s in classified] == list(range(1, 22))
     assert rounded(classified) == (
-        "1021 891 794 708 631 562 501 447 398 355 316 282 251 224 200 178 158 141 126 112 100".split()
+        ["1021", "891", "794", "708", "631", "562", "501", "447", "398", "355", "316", "282", "251", "224", "200",
+         "178", "158", "141", "126", "112", "100"]
     )
     by_player = {s.line.player: s for s in scored}
     # Daniel: playing co-organiser, only his place's points.
@@ -174,7 +175,7 @@ def test_worked_example_2(report):
         ("Charles-Henri", 9),
     ]
     assert all(s.classified for s in scored)
-    assert rounded(scored) == "912 912 658 534 433 351 285 231 141 141 141 141".split()
+    assert rounded(scored) == ["912", "912", "658", "534", "433", "351", "285", "231", "141", "141", "141", "141"]
     pollux = scored[7]
     assert pollux.line.role is Role.ORGANISER  # the organiser played: no extra 100
 

@@ -9,10 +9,10 @@ from collections import Counter
 from pathlib import Path
 
 import openpyxl
+from conftest import table_rows, write_season
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import table_rows, write_season
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import Book
 from xlcircuit.workbook import tdf as tdf_book

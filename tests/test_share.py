@@ -170,7 +170,9 @@ def test_csv_tables_have_a_header_and_protect_formula_like_values(tmp_path):
 
 
 def test_share_asks_what_to_share(small_season, capsys):
-    assert main(["share", str(small_season)]) == 1
+    with pytest.raises(SystemExit) as exit:
+        main(["share", str(small_season)])
+    assert exit.value.code == 2  # a usage error (issue 17)
     assert "--clubs" in capsys.readouterr().err
 
 

@@ -16,8 +16,21 @@ from hypothesis import strategies as st
 
 from xlcircuit.errors import InvalidInput
 from xlcircuit.torres import (
-    Move, Player, Seat, Standing, Status, group_standings, match_places, next_season, origin_label,
-    particular_differences, schedule_group, schedule_note, score_match, snake, victory_points,
+    Move,
+    Player,
+    Seat,
+    Standing,
+    Status,
+    group_standings,
+    match_places,
+    next_season,
+    origin_label,
+    particular_differences,
+    schedule_group,
+    schedule_note,
+    score_match,
+    snake,
+    victory_points,
 )
 
 # === §2 Scoring a match ===========================================================================
@@ -362,7 +375,7 @@ def test_rescues_are_spread_one_per_group():
 def test_without_anyone_to_rescue_the_best_stayer_of_the_division_below_moves_up():
     # D1: its five first leave; D1's 6th-10th all stay and nobody is left to rescue: D1 has 5 + 4 = 9
     # players, so the best of D2's stayers (the 3rds; 3d2g2 has more victory points) moves up.
-    leaving = {(1, 1): {p: Status.WITHDRAWN for p in range(1, 6)}}
+    leaving = {(1, 1): dict.fromkeys(range(1, 6), Status.WITHDRAWN)}
     standings = pyramid(divisions=2, leaving=leaving)
     standings[2, 2] = [Standing(s.player, s.rank, s.position, 6, 30 - s.position, 0, 0) for s in standings[2, 2]]
     result = next_season(standings, seed=4)
@@ -376,7 +389,7 @@ def test_without_anyone_to_rescue_the_best_stayer_of_the_division_below_moves_up
 def test_a_standing_whose_player_is_not_in_that_group_is_refused():
     # The same season as above (a D2 stayer must move up), with D2 group 2's players typed without
     # their division and group: refused, rather than failing on the move up (KeyError before).
-    leaving = {(1, 1): {p: Status.WITHDRAWN for p in range(1, 6)}}
+    leaving = {(1, 1): dict.fromkeys(range(1, 6), Status.WITHDRAWN)}
     standings = pyramid(divisions=2, leaving=leaving)
     standings[2, 2] = [Standing(Player(s.player.name, s.player.elo), s.rank, s.position, 6, 30 - s.position, 0, 0)
                        for s in standings[2, 2]]

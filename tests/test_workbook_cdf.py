@@ -9,13 +9,13 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import table_dicts, table_rows
-from xlcircuit.workbook.examples import load
+
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import Book, federation_of
 from xlcircuit.workbook import cdf as cdf_book
 from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.workbook.examples import load
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import need_libreoffice, table_dicts, table_rows
+
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.mechanics import format_half_up

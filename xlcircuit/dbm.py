@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from numbers import Real
-from typing import Callable, Iterable, Mapping, Sequence
 
 from .errors import InvalidInput, Violation, raise_first
+from .limits import DBM_MAX_ROUNDS
 from .mechanics import (
-    competition_ranks, effective_places, rank_key, round_half_up, share_ties, shared_value, tie_sizes,
+    competition_ranks,
+    effective_places,
+    rank_key,
+    round_half_up,
+    share_ties,
+    shared_value,
+    tie_sizes,
     weighted_best,
 )
-from .limits import DBM_MAX_ROUNDS
 from .text import clean, fold
 
 #: NRJ: rounds played, "généralement quatre, exceptionnellement cinq" (the upper bound typed is
@@ -64,14 +70,14 @@ class PlayerClass(Enum):
     def letter(self) -> str:
         return self.name
 
-    def up(self) -> "PlayerClass":
+    def up(self) -> PlayerClass:
         return PlayerClass(min(self.value + 1, 5))
 
-    def down(self) -> "PlayerClass":
+    def down(self) -> PlayerClass:
         return PlayerClass(max(self.value - 1, 1))
 
     @classmethod
-    def parse(cls, code: object) -> "PlayerClass":
+    def parse(cls, code: object) -> PlayerClass:
         """VBJ: a class as typed: I, F, O, S, X in any case, ``0`` for O and ``1`` for I as the source
         writes them, or a value 1 to 5."""
         if isinstance(code, Real) and not isinstance(code, bool):

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 from enum import Enum
-from typing import Callable, Iterable, Sequence
 
 from .errors import InvalidInput, Violation
 from .limits import ELO_MAX_TOTAL

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain, combinations, cycle
-from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
 from .limits import TORRES_MAX_NUMBER
@@ -62,7 +62,8 @@ def groups_in(division: int) -> int:
     """§1: division d has 2 ** (d - 1) groups (D1 one, D2 two, D3 four…)."""
     if division < 1:
         raise InvalidInput(f"division attendue : 1 ou plus ; trouvé {division}")
-    return 2 ** (division - 1)
+    groups: int = 2 ** (division - 1)
+    return groups
 
 
 def is_fictitious(name: str) -> bool:
@@ -161,7 +162,7 @@ class Status(Enum):
     RETURNING = "retour"  # comes back next season at the division given, if there is a place
 
     @classmethod
-    def parse(cls, text: object) -> "Status | None":
+    def parse(cls, text: object) -> Status | None:
         """The status named by ``text`` (any case, accents optional); blank is None."""
         key = fold("" if text is None else str(text))
         if not key:
@@ -215,7 +216,7 @@ def origin_label(position: int, division: int, group: int) -> str:
     return f"{position}d{division}" + (f"g{group}" if division > 1 else "")
 
 
-def _merit(s: Standing) -> tuple:
+def _merit(s: Standing) -> tuple[float, ...]:
     """§3 criteria as a sort key, best first: victory points, difference, points, then the lowest Elo."""
     return (-rank_key(s.victory_points), -rank_key(s.difference), -rank_key(s.points), rank_key(s.player.elo))
 
@@ -836,7 +837,7 @@ _KIND_ORDER = {Move.UP: 2, Move.STAY: 0, Move.RESCUED: 0, Move.DOWN: 1, Move.RES
                Move.NEW: 4}
 
 
-def _slot_order(m: Movement) -> tuple:
+def _slot_order(m: Movement) -> tuple[int | str, ...]:
     """A group's players as the source lists them: from above, stayers, from below, returning, new."""
     s = m.standing
     if s is None:
@@ -847,7 +848,8 @@ def _slot_order(m: Movement) -> tuple:
     return (kind, s.position, came, s.player.group or 0, 0, fold(m.player.name))
 
 
-def _movement_order(standings, moves: dict[str, Movement], newcomers, returning) -> list[Movement]:
+def _movement_order(standings: Mapping[tuple[int, int], Sequence[Standing]], moves: dict[str, Movement],
+                    newcomers: Sequence[Player], returning: Sequence[Player]) -> list[Movement]:
     """Movements in standings order (division, group, position), then returning and new players."""
     ordered = [moves[s.player.name] for key in sorted(standings) for s in standings[key]]
     ordered += [moves[p.name] for p in chain(by_elo(returning), by_elo(newcomers))]

@@ -45,7 +45,9 @@ def tdf_columns(last: int) -> list[Column]:
     series = (f"1000*(10^(-{first}/({x}-1))-10^(-({first}+{tied})/({x}-1)))/(1-10^(-1/({x}-1)))")
     points = (f"IF(OR(C{{r}}<1,C{{r}}<>INT(C{{r}})),NA(),IF({x}=1,1000+IF({interrupted},0,1),"
               f"({series}+IF(E{{r}}=1,IF({interrupted},0,{x}),0))/{tied}))")
-    role = 'IF(OR(C{r}="organisateur",C{r}="aide",C{r}="annulé",C{r}="annule"),100,NA())'
+    # « annulé » is for a tournament cancelled at the last minute: beside places it is refused, as by the core.
+    cancelled = f'IF(COUNTIFS({t},A{{r}},{p},">=1")>0,NA(),100)'
+    role = f'IF(OR(C{{r}}="organisateur",C{{r}}="aide"),100,IF(OR(C{{r}}="annulé",C{{r}}="annule"),{cancelled},NA()))'
     return [
         Column("Tournoi"), Column("Joueur"), Column("Place"),
         Column("Classés", f'IF(ISNUMBER(C{{r}}),COUNTIFS({t},A{{r}},{p},">=1"),"")'),

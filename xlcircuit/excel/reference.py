@@ -31,7 +31,7 @@ def signature(entry: Function) -> str:
     return f"{entry.name}({'; '.join(names)})"
 
 
-def _result(result) -> str:
+def _result(result: Cell | tuple[tuple[Cell, ...], ...]) -> str:
     if not isinstance(result, tuple):
         return _french(result)
     rows, columns = len(result), len(result[0])
@@ -53,7 +53,7 @@ def column_letter(number: int) -> str:
     return letters
 
 
-def _grid(cells) -> list[str]:
+def _grid(cells: tuple[tuple[Cell, ...], ...]) -> list[str]:
     width = max(len(row) for row in cells)
     lines = ["|   | " + " | ".join(column_letter(c + 1) for c in range(width)) + " |",
              "|---" * (width + 1) + "|"]

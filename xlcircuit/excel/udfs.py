@@ -467,7 +467,8 @@ def _lowest_wins(value: Any) -> bool:
     return True if _is_blank(value) else _flag(value, "lowest_wins")
 
 
-def _elo_game(ratings: Any, totals: Any, games_played: Any) -> tuple[list[int | None], list[int], list[float], list[int], Shape]:
+def _elo_game(ratings: Any, totals: Any, games_played: Any,
+              ) -> tuple[list[int | None], list[int], list[float], list[int], Shape]:
     """A game's three columns -> the filled rows' indexes, ratings, totals and games (one games cell: for all).
 
     A row whose three cells are blank is skipped (and given a blank back); a half-filled row is refused.

@@ -11,7 +11,8 @@ cells and the published look in :mod:`.tables`; files in :mod:`.io`.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from openpyxl.workbook.workbook import Workbook
 
@@ -65,6 +66,10 @@ FEDERATIONS: dict[str, FederationWorkbook] = _registered()
 def federation_of(book: Book, override: str | None = None) -> FederationWorkbook:
     """The workbook module of the federation ``book`` belongs to (or the one asked for, in any case)."""
     code = override or book.federation
+    if override and book.federation in FEDERATIONS and override != book.federation:
+        mine, asked = FEDERATIONS[book.federation], FEDERATIONS.get(override)
+        raise WorkbookError(f"{book.path.name} est un classeur « {mine.TITLE} » ({mine.FEDERATION}), pas "
+                            f"« {asked.TITLE if asked else override} » ({override}) : relancez sans --federation.")
     if code is None:
         raise WorkbookError(
             f"{book.path.name} ne dit pas à quelle fédération il appartient (il n'a pas été créé par "
@@ -77,4 +82,4 @@ def federation_of(book: Book, override: str | None = None) -> FederationWorkbook
                             f"de xlcircuit ne connaît pas (connues : {', '.join(FEDERATIONS)}).") from None
 
 
-__all__ = ["Book", "FEDERATIONS", "FederationWorkbook", "Summary", "federation_of", "save_atomic", "share"]
+__all__ = ["FEDERATIONS", "Book", "FederationWorkbook", "Summary", "federation_of", "save_atomic", "share"]

@@ -22,7 +22,7 @@ from .sheets import (
     club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, spelling_warnings,
     start_workbook, title, top_lines,
 )
-from .sheets import at_cell
+from .sheets import at_cell, fill_step
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
     read_table, type_rows,
@@ -171,7 +171,7 @@ GUIDE = [
     "   Un joueur sur deux tables simultanées a ses deux lignes dans la même ronde.",
     f"4. Feuille « Votes » : les bulletins de chaque partie (catégorie, premier, second, {' ou '.join(cdf.BALLOTS)}) ;",
     "   feuille « Préférés » : le joueur préféré de chacun, voté à la dernière ronde.",
-    "5. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(5),
     "",
     "Les tables Scores, Qualification, Table finale, Classement, Équipes, Trophées et Meilleurs pays",
     "sont réécrites à chaque remplissage : n'y tapez rien. Vos autres feuilles sont conservées.",

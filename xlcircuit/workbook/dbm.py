@@ -20,6 +20,7 @@ from .procedure import Steps
 from .sheets import (
     club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
 )
+from .sheets import fill_step
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
     read_table, type_rows,
@@ -145,7 +146,7 @@ GUIDE = [
     "4. Feuille « Résultats » : une ligne par joueur classé (une par équipe en double, l'équipier dans",
     "   la colonne Équipier) avec sa place finale ; ex aequo : la même place. Un arbitre qui ne joue",
     "   pas : une ligne sans place, « oui » dans Arbitre (prime d'arbitrage).",
-    "5. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(5),
     "",
     "Les feuilles Valeurs, Points, Tableau 1, Tableau 2, Équipes et Classes sont réécrites à chaque",
     "remplissage : n'y tapez rien. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",

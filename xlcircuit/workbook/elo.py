@@ -20,7 +20,7 @@ from .sheets import (
     CLUBS, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, read_clubs, spelling_warnings,
     start_workbook, title, top_lines,
 )
-from .sheets import at_cell, unmatched_players
+from .sheets import at_cell, fill_step, unmatched_players
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, read_table,
     type_rows,
@@ -90,7 +90,7 @@ GUIDE = [
     "par partie ; ex aequo :",
     "   le même total. Les parties sont comptées dans l'ordre des dates, puis dans l'ordre tapé.",
     "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
-    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(4),
     "",
     f"Tout le monde commence à {elo.START}. Chaque partie est l'ensemble de ses duels ; la variation d'un joueur est",
     f"K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ; K vaut {_K_FIRST} pour les parties 1 "

@@ -52,6 +52,16 @@ def parameters_table(sheet: str, name: str = "Parametres", value_width: float = 
                      grows=False)  # the guide stands under it
 
 
+def fill_step(number: int) -> list[str]:
+    """The guide's last step, the same for every federation: where and how to run the fill."""
+    return [
+        f"{number}. Enregistrez et fermez ce classeur, puis remplissez-le : dans la fenêtre xlcircuit",
+        "   (xlcircuit-fenetre, ou son raccourci), choisissez ce fichier et cliquez Remplir ; ou dans un",
+        "   terminal ouvert dans le dossier de ce fichier : xlcircuit fill CE_FICHIER.xlsx",
+        "   (installation : README de xlcircuit ; règles appliquées : docs/regles/ de xlcircuit).",
+    ]
+
+
 def start_workbook(heading: str, parameters: TableSpec, rows: Sequence[Sequence[object]],
                    tables: Sequence[TableSpec], guide: Sequence[str], guide_row: int) -> Workbook:
     """A new workbook: heading, parameters table (``rows`` typed) and guide on the first sheet, ``tables`` on theirs."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -319,11 +320,31 @@ def _whole(value: object) -> int | None:
 MAX_WHOLE = limits.MAX_PLACE
 
 
+#: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).
+_ORDINAL = re.compile(r"(\d+)\s*(?:er|re|ere|e|eme|nde?)")
+
+
+def _ordinal(value: object) -> int | None:
+    """The number of a French ordinal typed as text (``1er``, ``2e``, ``3ème``, ``1ᵉʳ``); None for anything else."""
+    if not isinstance(value, str):
+        return None
+    match = _ORDINAL.fullmatch(fold(value))  # fold: NFKD, so 1ᵉʳ is 1er
+    if match is None:
+        return None
+    number, suffix = int(match.group(1)), match.group(0)[len(match.group(1)):].strip()
+    if suffix in ("er", "re", "ere") and number != 1 or suffix.startswith("nd") and number != 2:
+        return None  # "3er", "5nd": not an ordinal
+    return number
+
+
 def as_positive_int(value: object, what: str = "place") -> int | None:
-    """A positive whole number up to MAX_WHOLE (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
+    """A positive whole number up to MAX_WHOLE (``3``, ``3.0`` or the text ``"3"``; for a place, a French
+    ordinal too: ``1er``, ``2e``, ``3ème``); None for a blank."""
     if value is None:
         return None
     number = _whole(value)
+    if number is None and what == "place":
+        number = _ordinal(value)
     if number is None or number < 1:
         raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {shown(value)}")
     if number > MAX_WHOLE:

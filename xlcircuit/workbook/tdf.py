@@ -24,7 +24,7 @@ from .sheets import (
     CLUBS, Parameters, decimal_comma, finish_workbook, parse_cell, podium_or_club, read_clubs, read_parameters, season_years,
     parameters_table, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
 )
-from .sheets import at_cell, unmatched_players
+from .sheets import at_cell, fill_step, unmatched_players
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_yes_no, chart_title,
     put, read_table, table_bounds, type_rows,
@@ -89,7 +89,7 @@ GUIDE = [
     "   tournoi annulé) : 100 points. Points imposés (facultatif) : un nombre, ou « place N »",
     "   pour les points de la place N (décisions particulières du règlement).",
     "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
-    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(4),
     "",
     "Les tables Points et Classement et la feuille Courbes sont réécrites à chaque remplissage :",
     "n'y tapez rien. Vos autres feuilles, colonnes, formules et mises en forme sont conservées.",

@@ -30,7 +30,7 @@ from .sheets import (
     CLUB_COLOUR, Parameters, club_of, decimal_comma, read_players, finish_workbook, parameters_table, parse_cell, read_parameters,
     spelling_warnings, start_workbook, title,
 )
-from .sheets import at_cell
+from .sheets import at_cell, fill_step
 from .tables import (
     TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
     as_yes_no, find_table, read_table, remove_table, shown, style_table, table_bounds,
@@ -141,7 +141,7 @@ GUIDE = [
     "   points particuliers (au dernier décompte si le match n'est pas fini), « oui » dans Retard pour qui",
     "   a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit Forfait, Forfait bis…,",
     "   avec ses points : il prend sa place comme un autre (ses points de victoire ne vont à personne).",
-    "4. Lancez : xlcircuit fill CE_FICHIER.xlsx",
+    *fill_step(4),
     "",
     "La feuille Classements (un tableau par groupe, avec tous les critères de départage) et les tables",
     "Classement général (tous les groupes, à filtrer), Points, Mouvements et Saison suivante sont",
@@ -322,7 +322,8 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         if p.group is not None:
             groups[p.division, p.group].append(p)
     _check_pyramid(groups, records, problems)
-    return Roster(players, records, dict(sorted(groups.items())), clubs, spelling_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players))
+    spellings = spelling_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players)
+    return Roster(players, records, dict(sorted(groups.items())), clubs, spellings)
 
 
 def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],

@@ -1,0 +1,394 @@
+"""The window: the everyday actions (Vérifier, Remplir, Partager) for organisers who do not use a terminal.
+
+Standard library only (tkinter). Started by ``xlcircuit-fenetre`` (a ``[project.gui-scripts]`` entry
+point: on Windows, pip makes it an ``.exe`` to double-click), or ``python -m xlcircuit.gui``; a workbook
+given on the command line is chosen at once, so dropping a workbook onto the ``.exe`` or its shortcut
+opens it. Tk has no drag and drop of its own (it would need the tkdnd extension): inside the window, the
+workbook is chosen with « Choisir… ».
+
+The work runs in a thread; the window shows its progress and, at the end, what ``xlcircuit`` says on the
+command line (the same French messages), every problem on its own line with its cell.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import Problem, WorkbookProblems, XlcircuitError
+
+if TYPE_CHECKING:
+    import tkinter
+
+    from .workbook import Book, FederationWorkbook
+
+#: Told the name of each step as the work reaches it.
+Progress = Callable[[str], None]
+
+TITLE = "xlcircuit"
+#: The steps of a fill (the workbook layer's progress names) or of a share, and how much of the work is
+#: done when each starts.
+STEPS = {"lecture": 0.05, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6, "clubs": 0.1, "CSV": 0.5, "PDF": 0.6}
+
+
+@dataclass
+class Outcome:
+    """What an action ended with, for the window: its lines, its problems, what « Ouvrir » opens."""
+
+    lines: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    error: str | None = None
+    result: Path | None = None
+
+
+# --- the actions, without the window (each reports its steps through ``progress``) ----------------------
+
+
+def _nothing(step: str) -> None:
+    """The progress of work nobody watches."""
+
+
+def _module(book: Book, federation: str | None) -> FederationWorkbook:
+    from .workbook import federation_of
+
+    return federation_of(book, federation or None)
+
+
+def _summary_lines(module: FederationWorkbook, summary: Any, title: str) -> list[str]:
+    first, *rest = module.report(summary)
+    return [f"{title} : {first}", *rest]
+
+
+def check(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
+    """« Vérifier »: what ``xlcircuit check`` says."""
+    from .cli import empty_hint, unkept_warnings
+    from .workbook import Book
+
+    progress("lecture")
+    book = Book(path)
+    module = _module(book, federation)
+    progress("calcul")
+    summary = module.compute(book)
+    hint = empty_hint(book, module)
+    return Outcome(_summary_lines(module, summary, f"{book.path.name} est correct") + ([hint] if hint else []),
+                   unkept_warnings(book, None) + summary.warnings, result=book.path)
+
+
+def fill(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
+    """« Remplir »: what ``xlcircuit fill`` does, in place."""
+    from .cli import empty_hint, unkept_warnings
+    from .workbook import Book
+
+    progress("lecture")
+    book = Book(path)
+    module = _module(book, federation)
+    summary = module.fill(book, progress)
+    progress("enregistrement")
+    target = book.save()
+    hint = empty_hint(book, module)
+    return Outcome(_summary_lines(module, summary, f"Classeur rempli : {target.name}") + ([hint] if hint else []),
+                   unkept_warnings(book, target) + summary.warnings, result=target)
+
+
+def share_folder(path: Path) -> Path:
+    """Where « Partager » writes: a folder beside the workbook, named after it."""
+    return path.with_name(f"{path.stem} (partage)")
+
+
+def share(path: Path, federation: str | None = None, clubs: bool = True, pdf: bool = True, csv: bool = True,
+          progress: Progress = _nothing) -> Outcome:
+    """« Partager »: what ``xlcircuit share`` writes, into :func:`share_folder`; each kind on its own, so that
+    one failing (no club known, no LibreOffice) does not keep the others back."""
+    from .workbook import Book
+    from .workbook import share as sharing
+
+    if not (clubs or pdf or csv):
+        return Outcome(error="Cochez ce qu'il faut partager : classeurs de club, PDF ou CSV.")
+    progress("lecture")
+    book = Book(path)
+    module: Any = _module(book, federation)  # the share functions take the module itself
+    folder = share_folder(book.path)
+    outcome = Outcome(result=folder)
+    failures = []
+
+    def attempt(kind: str, run: Callable[[], None]) -> None:
+        progress(kind)
+        try:
+            run()
+        except XlcircuitError as exc:
+            failures.append(f"{kind} : {exc}")
+
+    def clubs_files() -> None:
+        written = sharing.share_clubs(book, module, folder)
+        outcome.lines.append(f"{len(written)} classeurs de club écrits dans « {folder.name} » :")
+        outcome.lines.extend(f"  {club} : {file.name}" for club, file in written.items())
+
+    def csv_files() -> None:
+        outcome.lines.extend(f"CSV écrit : {file.name}"
+                             for file in sharing.share_csv(book, module, folder))
+
+    def pdf_file() -> None:
+        outcome.lines.append(f"PDF écrit : {sharing.share_pdf(book, module, folder).name}")
+
+    for wanted, kind, run in ((clubs, "clubs", clubs_files), (csv, "CSV", csv_files), (pdf, "PDF", pdf_file)):
+        if wanted:
+            attempt(kind, run)
+    if failures:
+        outcome.error = "\n".join(failures)
+    return outcome
+
+
+def open_with_system(target: Path) -> None:
+    """Open a file or folder with the program the system gives it (Excel, LibreOffice, the file manager)."""
+    if sys.platform.startswith("win"):
+        os.startfile(str(target))  # Windows only
+    elif sys.platform == "darwin":
+        subprocess.Popen(["open", str(target)])
+    else:
+        subprocess.Popen(["xdg-open", str(target)])
+
+
+# --- the window ----------------------------------------------------------------------------------------------
+
+
+class Window:
+    """The main window: a workbook, three actions, a progress bar, messages and problems."""
+
+    def __init__(self, root: tkinter.Tk, path: str | None = None):
+        import tkinter as tk
+        from tkinter import ttk
+
+        from .workbook import FEDERATIONS, libreoffice
+
+        self.root, self.tk = root, tk
+        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.busy = False
+        self.result: Path | None = None
+        root.title(TITLE)
+        # Tk's own dialogs (the file chooser on Linux) in French: Tk ships their French messages.
+        root.tk.eval("::msgcat::mclocale fr; ::msgcat::mcload [file join $::tk_library msgs]")
+        root.minsize(720, 480)
+        frame = ttk.Frame(root, padding=12)
+        frame.pack(fill="both", expand=True)
+        frame.columnconfigure(1, weight=1)
+
+        ttk.Label(frame, text="Classeur :").grid(row=0, column=0, sticky="w")
+        self.path = tk.StringVar(value=path or "")
+        self.entry = ttk.Entry(frame, textvariable=self.path)
+        self.entry.grid(row=0, column=1, sticky="ew", padx=6)
+        self.choose = ttk.Button(frame, text="Choisir…", underline=0, command=self.ask_path)
+        self.choose.grid(row=0, column=2)
+
+        ttk.Label(frame, text="Fédération :").grid(row=1, column=0, sticky="w", pady=(6, 0))
+        self.federations = {"celle du classeur": ""} | {f"{m.TITLE} ({code})": code for code, m in FEDERATIONS.items()}
+        self.federation = tk.StringVar(value="celle du classeur")
+        ttk.Combobox(frame, textvariable=self.federation, values=list(self.federations), state="readonly",
+                     width=48).grid(row=1, column=1, sticky="w", padx=6, pady=(6, 0))
+
+        actions = ttk.Frame(frame)
+        actions.grid(row=2, column=0, columnspan=3, sticky="ew", pady=10)
+        self.buttons = {
+            "check": ttk.Button(actions, text="Vérifier", underline=0, command=lambda: self.start("check")),
+            "fill": ttk.Button(actions, text="Remplir", underline=0, command=lambda: self.start("fill")),
+            "share": ttk.Button(actions, text="Partager", underline=0, command=lambda: self.start("share")),
+        }
+        for button in self.buttons.values():
+            button.pack(side="left", padx=(0, 6))
+        self.open_button = ttk.Button(actions, text="Ouvrir le résultat", underline=0, command=self.open_result,
+                                      state="disabled")
+        self.open_button.pack(side="right")
+
+        options = ttk.Frame(frame)
+        options.grid(row=3, column=0, columnspan=3, sticky="w")
+        ttk.Label(options, text="Partager :").pack(side="left")
+        has_office = libreoffice.find() is not None
+        self.share_clubs, self.share_csv = tk.BooleanVar(value=True), tk.BooleanVar(value=True)
+        self.share_pdf = tk.BooleanVar(value=has_office)
+        ttk.Checkbutton(options, text="un classeur par club", variable=self.share_clubs).pack(side="left", padx=4)
+        ttk.Checkbutton(options, text="les tables en CSV", variable=self.share_csv).pack(side="left", padx=4)
+        ttk.Checkbutton(options, text="le classement en PDF" + ("" if has_office else " (il faut LibreOffice)"),
+                        variable=self.share_pdf, state="normal" if has_office else "disabled").pack(side="left", padx=4)
+
+        self.progress = ttk.Progressbar(frame, mode="determinate", maximum=1.0)
+        self.progress.grid(row=4, column=0, columnspan=3, sticky="ew", pady=(10, 2))
+        self.status = tk.StringVar(value="Choisissez un classeur, puis Vérifier, Remplir ou Partager.")
+        ttk.Label(frame, textvariable=self.status).grid(row=5, column=0, columnspan=3, sticky="w")
+
+        self.messages = tk.Text(frame, height=10, wrap="word", relief="flat", background=root.cget("background"))
+        self.messages.grid(row=6, column=0, columnspan=3, sticky="nsew", pady=(8, 4))
+        scroll = ttk.Scrollbar(frame, orient="vertical", command=self.messages.yview)
+        scroll.grid(row=6, column=3, sticky="ns", pady=(8, 4))
+        self.messages.configure(yscrollcommand=scroll.set)
+        self.messages.tag_configure("attention", foreground="#9a5b00")
+        self.messages.tag_configure("erreur", foreground="#b00020")
+        self.messages.configure(state="disabled")
+
+        self.problems = ttk.Treeview(frame, columns=("cell", "column", "message"), show="headings", height=8)
+        for column, heading, width in (("cell", "Cellule", 110), ("column", "Colonne", 130),
+                                       ("message", "Problème", 520)):
+            self.problems.heading(column, text=heading, anchor="w")
+            self.problems.column(column, width=width, stretch=column == "message", anchor="w")
+        self.problems.grid(row=7, column=0, columnspan=3, sticky="nsew")
+        scroll = ttk.Scrollbar(frame, orient="vertical", command=self.problems.yview)
+        scroll.grid(row=7, column=3, sticky="ns")
+        self.problems.configure(yscrollcommand=scroll.set)
+        frame.rowconfigure(6, weight=1)
+        frame.rowconfigure(7, weight=2)
+
+        shortcuts: dict[str, Callable[[], None]] = {
+            "c": self.ask_path, "v": lambda: self.start("check"), "r": lambda: self.start("fill"),
+            "p": lambda: self.start("share"), "o": self.open_result,
+        }
+        for letter, action in shortcuts.items():
+            for key in (letter, letter.upper()):
+                root.bind_all(f"<Alt-{key}>", self._shortcut(action))
+        root.after(100, self.poll)
+
+    @staticmethod
+    def _shortcut(action: Callable[[], None]) -> Callable[[Any], None]:
+        def run(event: Any) -> None:
+            action()
+
+        return run
+
+    # --- what the organiser does --------------------------------------------------------------------------
+
+    def ask_path(self) -> None:
+        from tkinter import filedialog
+
+        current = Path(self.path.get()) if self.path.get() else None
+        chosen = filedialog.askopenfilename(
+            parent=self.root, title="Choisir un classeur",
+            initialdir=str(current.parent) if current else str(Path.cwd()),
+            filetypes=[("Classeurs Excel", "*.xlsx *.xlsm"), ("Tous les fichiers", "*")])
+        if chosen:
+            self.path.set(chosen)
+            self.status.set(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?")
+
+    def start(self, action: str) -> None:
+        if self.busy:
+            return
+        text = self.path.get().strip()
+        if not text:
+            self.show(Outcome(error="Choisissez d'abord un classeur (bouton « Choisir… »)."))
+            return
+        path, federation = Path(text), self.federations.get(self.federation.get(), "")
+        run: Callable[[Path, str, Progress], Outcome] = check if action == "check" else fill
+        if action == "share":
+            options = {"clubs": self.share_clubs.get(), "pdf": self.share_pdf.get(), "csv": self.share_csv.get()}
+
+            def run(path: Path, federation: str, progress: Progress) -> Outcome:
+                return share(path, federation, progress=progress, **options)
+
+        self.busy = True
+        for button in (*self.buttons.values(), self.open_button, self.choose):
+            button.configure(state="disabled")
+        self.clear()
+        self.progress.configure(mode="determinate", value=0)
+        self.status.set({"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…"}[action])
+        threading.Thread(target=self.work, args=(run, path, federation), daemon=True).start()
+
+    def work(self, run: Callable[[Path, str, Progress], Outcome], path: Path, federation: str) -> None:
+        """In the worker thread: run the action, hand its steps and its outcome to the window."""
+        try:
+            outcome = run(path, federation, lambda step: self.events.put(("step", step)))
+        except WorkbookProblems as exc:
+            count = len(exc.problems)
+            outcome = Outcome(problems=exc.problems, error=(
+                f"{count} problème{'s' if count > 1 else ''} dans le classeur, chacun avec sa cellule ci-dessous. "
+                "Rien n'a été écrit : corrigez-les dans le classeur, enregistrez-le, puis relancez."))
+        except XlcircuitError as exc:
+            outcome = Outcome(error=str(exc))
+        except OSError as exc:
+            outcome = Outcome(error=f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc}).")
+        except Exception:  # a bug: say so in the window rather than lose it
+            outcome = Outcome(error="Erreur inattendue de xlcircuit (signalez-la, avec ce texte) :\n"
+                                    + traceback.format_exc(limit=3))
+        self.events.put(("done", outcome))
+
+    def poll(self) -> None:
+        """In Tk's thread: show what the worker sent."""
+        try:
+            while True:
+                kind, value = self.events.get_nowait()
+                if kind == "step":
+                    self.progress.configure(value=STEPS.get(value, self.progress["value"]))
+                    self.status.set(f"{value[:1].upper()}{value[1:]}…")
+                else:
+                    self.show(value)
+        except queue.Empty:
+            pass
+        self.root.after(100, self.poll)
+
+    def open_result(self) -> None:
+        if self.result is not None and not self.busy:
+            open_with_system(self.result)
+
+    # --- what the window shows ------------------------------------------------------------------------------
+
+    def clear(self) -> None:
+        self.messages.configure(state="normal")
+        self.messages.delete("1.0", "end")
+        self.messages.configure(state="disabled")
+        self.problems.delete(*self.problems.get_children())
+
+    def show(self, outcome: Outcome) -> None:
+        self.busy = False
+        for button in (*self.buttons.values(), self.choose):
+            button.configure(state="normal")
+        self.progress.configure(value=1.0 if outcome.error is None else 0)
+        self.messages.configure(state="normal")
+        if outcome.error:
+            self.messages.insert("end", outcome.error + "\n", "erreur")
+        for warning in outcome.warnings:
+            self.messages.insert("end", f"Attention : {warning}\n", "attention")
+        for line in outcome.lines:
+            self.messages.insert("end", line + "\n")
+        self.messages.configure(state="disabled")
+        for problem in outcome.problems:
+            where = f"{problem.sheet}!{problem.cell}" if problem.cell else (
+                f"{problem.sheet}, ligne {problem.row}" if problem.row is not None else problem.sheet)
+            self.problems.insert("", "end", values=(where, problem.column or "", problem.message))
+        if outcome.problems:
+            self.status.set(f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} "
+                            "à corriger dans le classeur (liste ci-dessous).")
+        elif outcome.error:
+            self.status.set("Rien n'a été fait : voir le message ci-dessous." if not outcome.lines
+                            else "Fait en partie : voir les messages ci-dessous.")
+        else:
+            self.status.set("Terminé. « Ouvrir le résultat » l'ouvre.")
+        self.result = outcome.result if outcome.result is not None and outcome.result.exists() else None
+        self.open_button.configure(state="normal" if self.result else "disabled")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Open the window (``xlcircuit-fenetre [CLASSEUR]``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        import tkinter as tk
+    except ImportError:
+        print("La fenêtre de xlcircuit a besoin de tkinter, fourni avec Python (python.org) ; sous Debian ou "
+              "Ubuntu : sudo apt install python3-tk. Les commandes xlcircuit marchent sans.", file=sys.stderr)
+        return 1
+    try:
+        root = tk.Tk(className="xlcircuit")
+    except tk.TclError as exc:
+        print(f"Impossible d'ouvrir une fenêtre ({exc}) : lancez-la depuis un bureau, ou utilisez les commandes "
+              "xlcircuit.", file=sys.stderr)
+        return 1
+    Window(root, argv[0] if argv else None)
+    root.mainloop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
