@@ -80,7 +80,7 @@ def check(path: Path, federation: str | None = None, progress: Progress = _nothi
     summary = module.compute(book)
     hint = empty_hint(book, module)
     return Outcome(_summary_lines(module, summary, f"{book.path.name} est correct") + ([hint] if hint else []),
-                   unkept_warnings(book, None) + summary.warnings, result=book.path)
+                   unkept_warnings(book, None) + book.warnings + summary.warnings, result=book.path)
 
 
 def fill(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
@@ -96,7 +96,7 @@ def fill(path: Path, federation: str | None = None, progress: Progress = _nothin
     target = book.save()
     hint = empty_hint(book, module)
     return Outcome(_summary_lines(module, summary, f"Classeur rempli : {target.name}") + ([hint] if hint else []),
-                   unkept_warnings(book, target) + summary.warnings, result=target)
+                   unkept_warnings(book, target) + book.warnings + summary.warnings, result=target)
 
 
 def share_folder(path: Path) -> Path:
