@@ -40,7 +40,7 @@ def test_the_readme_starts_with_the_install_then_the_two_commands():
                    "pipx install", "Download ZIP", ".whl", "externally-managed-environment"):
         assert needed in install, needed
     block = readme.split("### 5. Les deux commandes", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    assert block.splitlines() == ["xlcircuit demo", TEST_COMMAND]
+    assert block.splitlines() == ["pip install -e . && xlcircuit demo", TEST_COMMAND]
     ci = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert ci.rstrip().splitlines()[-1] == TEST_COMMAND  # CI runs the README's test command, exactly
 
@@ -198,7 +198,7 @@ def every_parser():
 
 def test_every_help_is_french():
     parsers = every_parser()
-    assert len(parsers) == 12  # xlcircuit, 7 commands, excel's 4
+    assert len(parsers) == 13  # xlcircuit, 8 commands, excel's 4
     for words, parser in parsers:
         text = parser.format_help()
         assert text.startswith("utilisation : xlcircuit"), words

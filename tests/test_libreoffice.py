@@ -17,9 +17,11 @@ from xlcircuit.workbook import Book, libreoffice
 from xlcircuit.workbook import tdf as tdf_book
 
 def table(rows: list[list[str]], first_header: str) -> list[list[str]]:
-    """The rows of a sheet's table, from its header row on (a title stands above it)."""
+    """The rows of a sheet's table, from its header row (a title stands above it) to the blank row before
+    its legend."""
     start = next(i for i, row in enumerate(rows) if row and row[0] == first_header)
-    return [row for row in rows[start:] if any(row)]
+    end = next((i for i in range(start, len(rows)) if not any(rows[i])), len(rows))
+    return rows[start:end]
 
 
 def fill(path: Path) -> tdf_book.Summary:

@@ -16,6 +16,7 @@ from xlcircuit.errors import XlcircuitError
 from xlcircuit.workbook import Book, share
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.sheets import CLUB_COLOUR
+from xlcircuit.workbook import tables
 from xlcircuit.workbook.tables import chart_title, type_rows
 
 
@@ -41,8 +42,14 @@ def test_output_tables_are_framed_for_reading_and_printing(filled_demo, sheet, n
     assert ws["A1"].value.endswith(f" au {dt.date.today():%d/%m/%Y}")
     assert ws.print_title_rows == "$3:$3"
     assert ws.page_setup.orientation == "landscape"
-    assert (ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (1, 0)
-    assert ws.sheet_properties.pageSetUpPr.fitToPage
+    assert int(ws.page_setup.paperSize) == 9  # A4, not the program's US Letter
+    # A fixed scale, never a fit-to-page that would shrink 11-point text under 8 points: the columns
+    # that do not fit go on the next pages, read across then down, repeating the first columns.
+    assert not ws.sheet_properties.pageSetUpPr.fitToPage
+    assert tables.MIN_SCALE <= int(ws.page_setup.scale) <= 100
+    assert ws.page_setup.pageOrder == "overThenDown"
+    assert ws.print_title_cols == {"Classement": "$A:$B", "Points": "$A:$C"}[sheet]
+    assert ws.print_area.startswith(f"'{sheet}'!$A$1:")  # the title, the table and its legend: no chart
     assert ws.oddFooter.center.text == "Page &P / &N"
 
 
@@ -58,8 +65,10 @@ def test_podium_rows_are_highlighted_and_totals_have_data_bars(filled_demo):
     assert [rule.type for cf in ws.conditional_formatting for rule in cf.rules] == ["dataBar"]
 
 
-def test_the_top_chart_points_at_the_first_fifteen_totals(filled_demo):
-    ws = filled_demo["Classement"]
+@pytest.mark.parametrize("sheet", ["Classement", "Courbes"])
+def test_the_top_chart_points_at_the_first_fifteen_totals(filled_demo, sheet):
+    """Beside the standings on screen; printed on a page of its own, the first of Courbes."""
+    ws = filled_demo[sheet]
     charts = [c for c in ws._charts if chart_title(c) == "Les 15 premiers"]
     assert len(charts) == 1
     series = charts[0].series[0]
@@ -68,10 +77,23 @@ def test_the_top_chart_points_at_the_first_fifteen_totals(filled_demo):
     assert series.tx.strRef.f == "'Classement'!D3"
 
 
+def test_the_charts_sheet_prints_in_reading_order(filled_demo):
+    ws = filled_demo["Courbes"]
+    assert int(ws.page_setup.paperSize) == 9 and ws.page_setup.orientation == "portrait"
+    assert ws.print_area.startswith("'Courbes'!$A$1:$I$")
+    rows = [c.anchor._from.row for c in ws._charts]
+    assert rows == sorted(rows) and len(set(rows)) == len(rows)  # one column, in date order
+    assert {c.anchor._from.col for c in ws._charts} == {0}
+    # A page break after the top chart, then after every third curve: no chart cut by a page.
+    breaks = [b.id for b in ws.row_breaks.brk]
+    assert breaks and all(not any(r < b < r + 13 for r in rows) for b in breaks)
+    assert len(breaks) == 1 + (len(rows) - 2) // tdf_book.CURVES_A_PAGE
+
+
 def test_each_tournament_has_its_curve_pointing_at_its_points(filled_demo):
     ws = filled_demo["Courbes"]
     points = filled_demo["Points"]
-    titles = [chart_title(c) for c in ws._charts]
+    titles = [chart_title(c) for c in ws._charts][1:]  # after the top chart
     expected = []
     for name, *_ in sorted(load("tdf").TOURNOIS, key=lambda t: t[1]):
         rows = [r for r in range(4, points.max_row + 1)
@@ -79,7 +101,7 @@ def test_each_tournament_has_its_curve_pointing_at_its_points(filled_demo):
         if rows:
             expected.append((name, rows[0], rows[-1]))
     assert titles == [f"{name} ({last - first + 1} classés)" for name, first, last in expected]
-    for chart, (_, first, last) in zip(ws._charts, expected):
+    for chart, (_, first, last) in zip(ws._charts[1:], expected):
         series = chart.series[0]
         assert series.yVal.numRef.f == f"'Points'!$H${first}:$H${last}"
         assert series.xVal.numRef.f == f"'Points'!$F${first}:$F${last}"
@@ -157,16 +179,46 @@ def test_csv_tables_have_a_header_and_protect_formula_like_values(tmp_path):
                         [("Open", evil, 1, None, None), ("Open", "-Bob", 2, None, None), ("Open", "Chloé", 3, None, None),
                          ("@Web", evil, 2, None, None), ("@Web", "-Bob", 1, None, None)])
     assert main(["share", str(path), "--csv", str(tmp_path / "csv")]) == 0
-    with (tmp_path / "csv" / "s-Classement.csv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle))
+    raw = (tmp_path / "csv" / "s-Classement.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfRang;Joueur;")  # UTF-8 with its mark: a French Excel reads Chloé
+    with (tmp_path / "csv" / "s-Classement.csv").open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter=";"))
     assert rows[0] == ["Rang", "Joueur", "Tournois classés", "Total", "Open", "'@Web"]
-    # Open: x = 3, r = sqrt(10): 1003, 316.2..., 100. @Web (online): x = 2: 1002 and 100.
-    # Bob: 316.2277... + 0.8 * 1002 = 1117.83 -> 1117.8; the evil name: 1003 + 0.8 * 100 = 1083.
-    assert rows[1] == ["1", "'-Bob", "2", "1117.8", "316", "1002"]
-    assert rows[2] == ["2", "'" + evil, "2", "1083.0", "1003", "100"]
-    with (tmp_path / "csv" / "s-Points.csv").open(encoding="utf-8", newline="") as handle:
-        points = list(csv.DictReader(handle))
-    assert (points[0]["Tournoi"], points[0]["Date"], points[0]["Poids"]) == ("Open", "2025-10-01", "1.00")
+    # Open: x = 3, r = sqrt(10): 1003, 316.2..., 100. @Web (online, after the tabletop one, 80 %): 1002 and 100.
+    # Bob: 316.2277... + 0.8 * 1002 = 316.2 + 801.6 = 1117.8; the evil name: 1003 + 0.8 * 100 = 1083.
+    assert rows[1] == ["1", "'-Bob", "2", "1117,8", "316,2", "801,6"]
+    assert rows[2] == ["2", "'" + evil, "2", "1083,0", "1003,0", "80,0"]
+    with (tmp_path / "csv" / "s-Points.csv").open(encoding="utf-8-sig", newline="") as handle:
+        points = list(csv.DictReader(handle, delimiter=";"))
+    assert (points[0]["Tournoi"], points[0]["Date"], points[0]["Poids"]) == ("Open", "01/10/2025", "1,00")
+
+
+def test_csv_for_a_program_keeps_commas_and_iso_dates(tmp_path):
+    path = write_season(tmp_path / "s.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
+                        [("Open", "Ana", 1, None, None), ("Open", "Bob", 2, None, None)])
+    share.share_csv(Book(path), tdf_book, tmp_path / "csv", french=False)
+    raw = (tmp_path / "csv" / "s-Points.csv").read_bytes()
+    assert raw.startswith(b"Tournoi,Date,")
+    points = list(csv.DictReader(raw.decode("utf-8").splitlines()))
+    assert (points[0]["Date"], points[0]["Points"], points[1]["Points"]) == ("2025-10-01", "1002.0", "100.0")
+
+
+def test_torres_groups_are_shared_as_csv_too(tmp_path):
+    from xlcircuit.workbook import torres as torres_book
+
+    wb = torres_book.new_workbook()
+    torres_book.put_example(wb)
+    path = tmp_path / "t.xlsx"
+    wb.save(path)
+    book = Book(path)
+    summary = torres_book.compute(book)
+    written = {p.name for p in share.share_csv(book, torres_book, tmp_path / "csv")}
+    groups = {f"t-Classement_D{d}_G{g}.csv" for d, g in summary.standings}
+    assert len(groups) == 7 and groups <= written
+    with (tmp_path / "csv" / "t-Classement_D1_G1.csv").open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter=";"))
+    assert rows[0][:2] == ["Rang", "Joueur"]
+    assert [r[1] for r in rows[1:]] == [s.player.name for s in summary.standings[(1, 1)]]
 
 
 def test_share_asks_what_to_share(small_season, capsys):

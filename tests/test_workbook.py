@@ -14,7 +14,7 @@ import pytest
 
 from conftest import sheets_as_csv, table_rows
 from xlcircuit.errors import WorkbookProblems
-from xlcircuit.workbook import FEDERATIONS, Book
+from xlcircuit.workbook import FEDERATIONS, Book, tables
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import Output, TableSpec, find_table
 
@@ -128,11 +128,15 @@ def test_libreoffice_shows_the_same_standings(module, tmp_path):
         assert [_read(text, e) for text, e in zip(shown, expected)] == expected, f"row {i + 1}"
 
 
-def test_every_table_sheet_prints_one_page_wide_with_its_header(module):
+def test_every_table_sheet_prints_readable_on_a4_with_its_header(module):
+    """A4, at a fixed scale of at least MIN_SCALE % (a fit-to-page would shrink wide tables' text under 8
+    points; tests/test_pdf.py measures the printed text), the header row repeated on every page."""
     wb = module.new_workbook()
     for ws in wb.worksheets:
         if ws.tables:
-            assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1, ws.title
+            assert int(ws.page_setup.paperSize) == tables.PAPER_A4, ws.title
+            assert not ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
+            assert tables.MIN_SCALE <= int(ws.page_setup.scale) <= 100, ws.title
             assert ws.print_title_rows, ws.title
 
 

@@ -21,7 +21,7 @@ from PIL import Image as PILImage
 
 from conftest import table_rows, write_season
 from xlcircuit.errors import WorkbookError, WorkbookProblems
-from xlcircuit.mechanics import format_half_up
+from xlcircuit.mechanics import format_half_up, round_half_up
 from xlcircuit.workbook import Book, federation_of
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
@@ -92,7 +92,10 @@ def test_fill_writes_points_and_standings_computed_by_hand(small_season):
     got = [(r["Rang"], r["Joueur"], r["Tournois classés"], r["Total"]) for r in standings]
     assert [g[:3] for g in got] == [e[:3] for e in expected]
     assert [g[3] for g in got] == pytest.approx([e[3] for e in expected])
-    assert standings[1]["Open A"] == pytest.approx(tied)
+    # Each tournament's cell holds the points it brings to the total, to the tenth: 208.1138... -> 208.1,
+    # and the row adds up as printed (208.1 + 1003.0 = 1211.1, the total shown).
+    assert standings[1]["Open A"] == 208.1 and standings[1]["France"] == 1003.0
+    assert round_half_up(standings[1]["Total"], 1) == 1211.1
     assert standings[3]["France"] is None
     points = as_dicts(wb["Points"], "Points")
     denis = next(p for p in points if p["Joueur"] == "Denis")
@@ -128,9 +131,15 @@ def test_no_loss_rule_and_weights_are_shown_in_points(demo_path):
     thomas = [p for p in as_dicts(wb["Points"], "Points") if p["Joueur"] == "Thomas Girard"]
     aside = [p for p in thomas if p["Poids"] == 0]
     assert [p["Tournoi"] for p in aside] == ["Tournoi de Marseille"]
-    assert "non-perte" in aside[0]["Remarque"]
+    assert aside[0]["Règle"] == "écarté : la décote ferait perdre des points (règle de non-perte), compte 0"
+    assert aside[0]["Points comptés"] == 0
     online = next(p for p in thomas if p["Tournoi"].startswith("Championnat du monde"))
     assert online["Poids"] == pytest.approx(0.4)
+    # Bordeaux 857.7 (100 %), Nantes 587.8 (80 %), the online 1021 third (40 %) = 1736.3; keeping Marseille
+    # (135.9 at 40 %) would push the online one to 20 %: 1586.5. So Marseille is set aside, in words.
+    assert online["Règle"] == "en ligne : compté après les tournois sur table (3e) : 40 %"
+    assert sorted(p["Règle"] for p in thomas if p["Poids"] not in (0, 0.4)) == [
+        "1er tournoi normal : 100 %", "2e tournoi normal : 80 %"]
 
 
 def test_duplicate_line_is_marked_and_warned(demo_path):

@@ -191,7 +191,7 @@ def test_an_empty_template_fills(tmp_path):
     book = Book(path)
     summary = torres_book.fill(book)
     book.save()
-    assert torres_book.report(summary)[0].startswith("0 joueurs")
+    assert torres_book.report(summary)[0].startswith("0 joueur en 0 division")  # French: 0 and 1 take the singular
 
 
 def read_calendar(path: Path) -> list[dict]:

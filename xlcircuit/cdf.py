@@ -285,6 +285,16 @@ def final_score(round_scores: Sequence[float]) -> float:
     return weighted_best(round_scores, weights) if weights else float(sum(round_scores))
 
 
+def final_weights(round_scores: dict[int, float]) -> dict[int, float]:
+    """§IV.3a: the weight each round's score counts in the final score: all 100 % under three rounds;
+    otherwise 100/100/80 % or 100/100/80/40 %, best score first (equal scores: the earlier round first)."""
+    weights = FINAL_WEIGHTS.get(len(round_scores))
+    if weights is None:
+        return {r: 1.0 for r in round_scores}
+    order = sorted(round_scores, key=lambda r: (-round_scores[r], r))
+    return {r: w for r, w in zip(order, weights)}
+
+
 def total_score(final: float, top_board: bool = False, bonus: float = 0.0) -> float:
     """§III.4 and §IV.3a: the final score, +15% for a top-board player, plus any other bonus."""
     return final * (1 + TOP_BOARD_BONUS) + bonus if top_board else final + bonus

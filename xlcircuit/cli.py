@@ -27,7 +27,7 @@ from . import __version__
 from .errors import WorkbookProblems, XlcircuitError
 from .excel import lite, reference
 from .federations import federation as find_federation
-from .workbook import FEDERATIONS, Book, FederationWorkbook, federation_of, save_atomic, share, starter
+from .workbook import FEDERATIONS, Book, FederationWorkbook, explain, federation_of, save_atomic, share, starter
 from .workbook.tables import Problems, read_table
 
 
@@ -74,8 +74,12 @@ def _say(text: str = "") -> None:
 
 
 def _warn(warnings: list[str]) -> None:
+    """What the organiser should look at, after the summary, under its own heading (on stderr)."""
+    sys.stdout.flush()  # the summary first, even when both streams go to one file
+    if warnings:
+        print(f"\nÀ vérifier ({len(warnings)}) :", file=sys.stderr)
     for warning in warnings:
-        print(f"Attention : {warning}", file=sys.stderr)
+        print(f"  - {warning}", file=sys.stderr)
 
 
 def _hint(text: str | None) -> None:
@@ -147,9 +151,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     book = Book(args.file)
     module = federation_of(book, args.federation)
     summary = module.compute(book)
-    _warn(unkept_warnings(book, None) + book.warnings + summary.warnings)
-    _report(module, summary, f"{book.path.name} est correct")
+    warnings = unkept_warnings(book, None) + book.warnings + summary.warnings
+    verdict = (f"{book.path.name} est correct, avec {len(warnings)} point{'s' if len(warnings) > 1 else ''} "
+               "à vérifier (ci-dessous)" if warnings else f"{book.path.name} est correct")
+    _report(module, summary, verdict)
     _hint(empty_hint(book, module))
+    _warn(warnings)
     return 0
 
 
@@ -163,9 +170,9 @@ def cmd_fill(args: argparse.Namespace) -> int:
         target = book.save(args.output, force=args.force)
     finally:
         progress.close()
-    _warn(unkept_warnings(book, target) + book.warnings + summary.warnings)
     _report(module, summary, f"Classeur rempli : {target}")
     _hint(empty_hint(book, module))
+    _warn(unkept_warnings(book, target) + book.warnings + summary.warnings)
     return 0
 
 
@@ -227,9 +234,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
                                  "pour l'écraser, ou donnez un autre dossier (xlcircuit demo AUTRE_DOSSIER).")
         for module, summary, fresh, target in made:
             os.replace(fresh, target)
-            _warn(summary.warnings)
             _report(module, summary, f"{module.TITLE}, exemple rempli : {target}")
+            _warn(summary.warnings)
             _say()
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    book = Book(args.file)
+    module = federation_of(book, args.federation)
+    lines = explain.explain(module, module.compute(book), args.player)
+    if args.output:
+        _say(f"Explication écrite : {explain.write_explanation(lines, Path(args.output))}")
+    else:
+        for line in lines:
+            _say(line)
     return 0
 
 
@@ -495,8 +514,21 @@ def add_share(commands: Subcommands) -> None:
     share_cmd.add_argument("--clubs", metavar="DOSSIER", help="écrire un classeur par club dans DOSSIER")
     share_cmd.add_argument("--pdf", metavar="DOSSIER", help="écrire le classement en PDF dans DOSSIER "
                                                             "(il faut LibreOffice)")
-    share_cmd.add_argument("--csv", metavar="DOSSIER", help="écrire chaque table publiée en CSV (UTF-8) dans DOSSIER")
+    share_cmd.add_argument("--csv", metavar="DOSSIER", help="écrire chaque table publiée en CSV dans DOSSIER, "
+                                                            "pour Excel en français (« ; », virgule décimale)")
     federation_option(share_cmd)
+
+
+def add_explain(commands: Subcommands) -> None:
+    explain_cmd = command(commands, "explain", cmd_explain,
+                          "explique les points d'un joueur, résultat par résultat, jusqu'à son total")
+    workbook_argument(explain_cmd)
+    explain_cmd.add_argument("player", metavar="NOM",
+                             help="le nom du joueur, comme dans les résultats (majuscules et accents facultatifs)")
+    explain_cmd.add_argument("-o", "--output", metavar="SORTIE",
+                             help="l'écrire dans ce fichier au lieu de l'afficher : .xlsx (une feuille), .pdf, "
+                                  "ou texte")
+    federation_option(explain_cmd)
 
 
 def add_schedule(commands: Subcommands) -> None:
@@ -554,7 +586,7 @@ _add_excel_commands = add_excel  # its former name
 
 #: The subcommands, in the order ``--help`` lists them: each adds itself to the subparsers.
 COMMANDS: list[Callable[[Subcommands], None]] = [
-    add_new, add_check, add_fill, add_share, add_schedule, add_demo, add_excel,
+    add_new, add_check, add_fill, add_share, add_explain, add_schedule, add_demo, add_excel,
 ]
 
 

@@ -93,3 +93,23 @@ def competition_ranks_by(keys: Sequence) -> list[int]:
 def competition_ranks(totals: Sequence[float], higher_is_better: bool = True) -> list[int]:
     """Standard competition ranks (1, 2, 2, 4); equal totals share the better rank."""
     return competition_ranks_by([-rank_key(t) if higher_is_better else rank_key(t) for t in totals])
+
+
+def rounded_parts(values: Sequence[float], digits: int = 0, adjustable: Sequence[bool] | None = None) -> list[float]:
+    """The values rounded to ``digits`` decimals so that they add up to their sum rounded half up (a
+    published row that adds up as printed). Each is rounded half up; when these miss the rounded sum, the
+    ones nearest to rounding the other way move by one unit of the last decimal, those marked ``adjustable``
+    first (a weighted result, whose exact value nobody reads elsewhere)."""
+    unit = Decimal(1).scaleb(-digits)
+    exact = [Decimal(repr(v)) for v in values]
+    parts = [x.quantize(unit, rounding=ROUND_HALF_UP) for x in exact]
+    target = Decimal(repr(round_half_up(sum(values), digits))).quantize(unit)
+    missing = int((target - sum(parts, Decimal(0))) / unit)
+    step = unit if missing > 0 else -unit
+    preferred = adjustable if adjustable is not None else [True] * len(values)
+    # Moving a value up costs how far it is from the next unit up; down, from the unit below.
+    order = sorted((i for i in range(len(values)) if (parts[i] - exact[i]) * step < 0 or parts[i] == exact[i]),
+                   key=lambda i: (not preferred[i], abs(exact[i] - parts[i] - step / 2)))
+    for i in order[:abs(missing)]:
+        parts[i] += step
+    return [float(x) for x in parts]

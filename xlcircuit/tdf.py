@@ -13,8 +13,8 @@ from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
 from .mechanics import (
-    competition_ranks, effective_places, rank_key, share_ties, shared_value, tie_sizes, weighted_best,
-    weights_from,
+    competition_ranks, effective_places, format_half_up, rank_key, share_ties, shared_value, tie_sizes,
+    weighted_best, weights_from,
 )
 from .text import fold
 
@@ -340,3 +340,40 @@ def run_season(tournaments: Sequence[Tournament]) -> SeasonReport:
         for o, w, aside in zip(st.season.outings, st.season.weights, st.season.set_aside)
     }
     return SeasonReport(scored, table, weights)
+
+
+# --- Why each outing counts what it counts (§2), for the published tables and ``xlcircuit explain`` ---
+
+
+def _percent(weight: float) -> str:
+    return f"{format_half_up(weight * 100)} %"
+
+
+def _nth(n: int) -> str:
+    return "1er" if n == 1 else f"{n}e"
+
+
+def weight_reasons(player_season: Season) -> tuple[str, ...]:
+    """For each outing of a season, in French, the rule that gave it its weight (§2): « majeur : 100 % »,
+    « 2e tournoi normal : 80 % », « en ligne : compté après les tournois sur table (3e) : 40 % »,
+    « écarté : la décote ferait perdre des points (règle de non-perte) »."""
+    outings, weights = player_season.outings, player_season.weights
+    by_points = sorted(range(len(outings)), key=lambda i: -outings[i].points)  # the order season() weighs in
+    kept = [i for i in by_points if outings[i].kind is Kind.NORMAL and not player_season.set_aside[i]]
+    position = {i: n for n, i in enumerate(kept, start=1)}
+    online = [i for i in by_points if outings[i].kind is Kind.ONLINE]
+    position.update({i: n for n, i in enumerate(online, start=max(len(kept), 1) + 1)})
+    reasons = []
+    for i, outing in enumerate(outings):
+        if outing.kind is Kind.MAJOR:
+            reasons.append(f"majeur : {_percent(weights[i])}")
+        elif outing.kind is Kind.MAJOR_ONLINE:
+            reasons.append(f"majeur en ligne (remplace un majeur) : {_percent(weights[i])}")
+        elif player_season.set_aside[i]:
+            reasons.append("écarté : la décote ferait perdre des points (règle de non-perte), compte 0")
+        elif outing.kind is Kind.NORMAL:
+            reasons.append(f"{_nth(position[i])} tournoi normal : {_percent(weights[i])}")
+        else:
+            reasons.append(f"en ligne : compté après les tournois sur table ({_nth(position[i])}) : "
+                           f"{_percent(weights[i])}")
+    return tuple(reasons)

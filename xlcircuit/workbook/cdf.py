@@ -13,6 +13,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from .. import cdf, limits
 from ..federations import federation
+from ..mechanics import rounded_parts
 from .examples import load
 from ..errors import InvalidInput, Problem, Violation, WorkbookProblems
 from ..text import fold, in_words
@@ -24,8 +25,8 @@ from .sheets import (
 )
 from .sheets import at_cell, fill_step
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
-    read_table, type_rows,
+    Column, Mark, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
+    count, read_table, type_rows,
 )
 
 INFO = federation("cdf")  # code, French title, template and example file
@@ -512,15 +513,50 @@ def top_board_rows(summary: Summary) -> list[list[object]]:
     return rows
 
 
+def _counted_rounds(s: cdf.Standing) -> tuple[dict[int, float], dict[int, float]]:
+    """A player's round scores as they count in his final score (§IV.3a), to the hundredth so that they add
+    up to it as printed; and the weight of each round."""
+    weights = cdf.final_weights(s.rounds)
+    rounds = sorted(s.rounds)
+    parts = rounded_parts([s.rounds[r] * weights[r] for r in rounds], 2, [weights[r] < 1 for r in rounds])
+    return dict(zip(rounds, parts)), weights
+
+
 def standings_rows(summary: Summary) -> list[list[object]]:
-    """The ``Classement`` table: the champion first, then by total with the tie-breakers."""
+    """The ``Classement`` table: the champion first, then by total with the tie-breakers; each round's cell
+    holds what it counts in the final score (its score times its weight), so that the row adds up."""
     rows = []
     for s in summary.championship.standings:
         top = "champion" if s.champion else ("oui" if s.top_board else None)
-        rounds = [s.rounds.get(r) for r in range(1, cdf.ROUNDS + 1)]
-        rows.append([s.place, s.player, summary.clubs.get(s.player)] + rounds
+        counted, _ = _counted_rounds(s)
+        rows.append([s.place, s.player, summary.clubs.get(s.player)] + [counted.get(r) for r in range(1, 5)]
                     + [len(s.rounds), s.final, top, s.bonus or None, s.total, s.decided_by])
     return rows
+
+
+WEIGHTED = Mark(fill="FFF2CC", italic=True)
+_FIRST_ROUND = [c.header for c in CLASSEMENT.columns].index("Ronde 1")
+
+
+def standings_marks(summary: Summary) -> dict[tuple[int, int], Mark]:
+    """A round counted less than 100 % in the final score: italic on yellow."""
+    marks = {}
+    for index, s in enumerate(summary.championship.standings):
+        _, weights = _counted_rounds(s)
+        marks.update({(index, _FIRST_ROUND + r - 1): WEIGHTED for r, w in weights.items() if w < 1})
+    return marks
+
+
+STANDINGS_NOTES = (
+    "Ronde 1 à 4 : ce que la ronde compte dans le score final : avec 4 rondes, 100, 100, 80 et 40 % des scores "
+    "de ronde,",
+    "du meilleur au moins bon ; avec 3, 100, 100 et 80 % ; avec moins, 100 % (en italique sur fond jaune : "
+    "moins de 100 %).",
+    "Score final : la somme des rondes. Total : le score final + 15 % pour les joueurs de la table finale, "
+    "plus le bonus.",
+    "Le vainqueur de la table finale est champion et 1er quel que soit son total ; le score de chaque partie : "
+    "feuille « Scores ».",
+)
 
 
 def team_rows(summary: Summary) -> list[list[object]]:
@@ -558,20 +594,24 @@ def outputs(summary: Summary, club: str | None = None, day: dt.date | None = Non
         SCORES: (scores_rows(summary), {}),
         QUALIFICATION: (qualification, {i: TOP_BOARD_COLOUR for i, row in enumerate(qualification) if row[-1]}),
         TABLE_FINALE: (top_board_rows(summary), {}),
-        CLASSEMENT: (standings, podium_or_club(standings, summary.clubs, club)),
+        CLASSEMENT: (standings, podium_or_club(standings, summary.clubs, club)),  # with marks and notes below
         EQUIPES: (team_rows(summary), {}),
         TROPHEES: (award_rows(summary), {}),
         MEILLEURS_PAYS: (country_rows(summary), {}),
     }
-    return [Output(spec, spec.columns, rows, _title(spec, summary.name, day), marks)
-            for spec, (rows, marks) in made.items()]
+    published = [Output(spec, spec.columns, rows, _title(spec, summary.name, day), marks, repeat_columns=2)
+                 for spec, (rows, marks) in made.items()]
+    for output in published:
+        if output.spec is CLASSEMENT:
+            output.marks, output.notes = standings_marks(summary), STANDINGS_NOTES
+    return published
 
 
 def report(summary: Summary) -> list[str]:
     """What ``check`` and ``fill`` print: the counts, then the top of the ranking (French)."""
     ch = summary.championship
     rounds = len({r for r, _ in ch.boards})
-    counts = f"{rounds} rondes, {len(ch.boards)} parties, {len(ch.standings)} joueurs classés."
+    counts = f"{count(rounds, 'ronde')}, {count(len(ch.boards), 'partie')}, {count(len(ch.standings), 'joueur classé', 'joueurs classés')}."
 
     def line(s: cdf.Standing) -> str:
         note = " (champion, vainqueur de la table finale)" if s.champion else ""

@@ -12,6 +12,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from .. import dbm, limits
 from ..federations import federation
+from ..mechanics import rounded_parts
 from .examples import load
 from ..errors import Problem
 from ..text import fold, in_words
@@ -23,7 +24,7 @@ from .sheets import (
 from .sheets import fill_step
 from .tables import (
     Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
-    read_table, type_rows,
+    count, read_table, type_rows,
 )
 
 INFO = federation("dbm")  # code, French title, template and example file
@@ -468,7 +469,9 @@ def tableau1_rows(summary: Summary) -> list[list[object]]:
     rows = []
     for ranked in summary.report.tableau1:
         record = ranked.record
-        best = list(record.best) + [None] * (dbm.BEST - len(record.best))
+        # To the hundredth so that the four add up to the total as printed (each as the Points sheet shows it,
+        # but for a hundredth where rounding each would miss the rounded total).
+        best = rounded_parts(list(record.best), 2) + [None] * (dbm.BEST - len(record.best))
         rows.append([ranked.place, record.player, "*" if record.three_only else None,
                      summary.clubs.get(record.player), record.tournaments, *best, record.total])
     return rows
@@ -549,11 +552,27 @@ def outputs(summary: Summary, club: str | None = None, day: dt.date | None = Non
         "Tableau2": tableau2_rows(summary), "Equipes": equipes_rows(summary), "Classes": classes_rows(summary),
     }
     return [Output(spec, spec.columns, made[spec.name], title(TITLE, _WHAT[spec.name], summary.season, day),
-                   highlights if spec is TABLEAU1 else {}) for spec in _OUTPUTS]
+                   highlights if spec is TABLEAU1 else {}, notes=_NOTES.get(spec.name, ()), repeat_columns=_REPEAT[spec.name])
+            for spec in _OUTPUTS]
+
+
+#: The legend under a table, and the columns (place, name) repeated on each printed page.
+_NOTES = {
+    "Tableau1": (
+        "Les joueurs actifs (au moins trois tournois recensés) par la somme de leurs quatre meilleurs résultats "
+        "(RFJ) ;",
+        "* : n'a participé qu'à trois tournois recensés (la somme porte sur ses trois résultats).",
+        "Le résultat de chaque poule (RFJ, VAJ, place) : feuille « Points », colonne « Compté » : "
+        "« oui » pour les quatre retenus.",
+    ),
+    "Points": ("RFJ = VFT / 2 ^ (4 × (place - 1) / NJT) ; VFT de la poule : feuille « Valeurs » ; « Compté » : "
+               "parmi les quatre meilleurs du joueur.",),
+}
+_REPEAT = {"Valeurs": 1, "Points": 3, "Tableau1": 2, "Tableau2": 2, "Equipes": 2, "Classes": 1}
 
 
 def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n > 1 else ''}"
+    return count(n, word)
 
 
 def report(summary: Summary) -> list[str]:

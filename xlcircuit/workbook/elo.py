@@ -22,7 +22,7 @@ from .sheets import (
 )
 from .sheets import at_cell, fill_step, unmatched_players
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, read_table,
+    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, count, read_table,
     type_rows,
 )
 
@@ -280,15 +280,23 @@ def _title(what: str, name: str = "", day: dt.date | None = None) -> str:
     return title(f"{TITLE} : {name}" if name else TITLE, what, day=day)
 
 
+STANDINGS_NOTES = (
+    "Elo : 1000 au départ, puis après chaque partie l'Elo d'avant plus la variation K × (obtenu - attendu), "
+    "arrondie ;",
+    "aucune note sous 100. Le détail de chaque partie : feuille « Historique ». Palier : annoncé après les "
+    "cinq parties de placement.",
+)
+
+
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """The published tables, with their titles; the podium highlighted, or a club's players."""
     day = day or dt.date.today()
     standings = standings_rows(summary)
     return [
         Output(HISTORIQUE, HISTORIQUE.columns, history_rows(summary),
-               _title("historique des parties", summary.name, day)),
+               _title("historique des parties", summary.name, day), repeat_columns=3),
         Output(CLASSEMENT, CLASSEMENT.columns, standings, _title("classement", summary.name, day),
-               podium_or_club(standings, summary.clubs, club)),
+               podium_or_club(standings, summary.clubs, club), notes=STANDINGS_NOTES, repeat_columns=2),
     ]
 
 
@@ -297,7 +305,7 @@ def report(summary: Summary) -> list[str]:
     standings = summary.history.standings
     placement = sum(1 for s in standings if s.tier is elo.Tier.PLACEMENT)
     winner = LOWEST if summary.lowest_wins else HIGHEST
-    lines = [f"{len(summary.games)} parties, {len(standings)} joueurs ({placement} en placement) ; "
+    lines = [f"{count(len(summary.games), 'partie')}, {count(len(standings), 'joueur')} ({placement} en placement) ; "
              f"le {winner} gagne."]
     return lines + top_lines(standings, SHOWN, CLASSEMENT.sheet,
                              lambda s: f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")

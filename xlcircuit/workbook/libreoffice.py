@@ -12,6 +12,15 @@ from ..errors import XlcircuitError
 #: Every sheet to UTF-8 CSV, comma-separated, one file per sheet (``NAME-Sheet.csv``).
 CSV_ALL_SHEETS = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
 TIMEOUT = 300  # seconds; a conversion usually takes two
+#: The private profile's settings for a French print: the locale (decimal comma, dd/mm/yyyy) whatever the
+#: machine's, since LibreOffice formats numbers in the process locale (LANG=C gives dot decimals).
+FRENCH_PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+ xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>fr-FR</value></prop></item>
+<item oor:path="/org.openoffice.Office.Linguistic/General"><prop oor:name="DefaultLocale" oor:op="fuse"><value>fr-FR</value></prop></item>
+</oor:items>
+"""
 
 
 def find() -> str | None:
@@ -30,8 +39,10 @@ def require() -> str:
     return program
 
 
-def convert(source: Path, folder: Path, to: str) -> list[Path]:
+def convert(source: Path, folder: Path, to: str, french: bool | None = None) -> list[Path]:
     """Convert ``source`` into ``folder`` (``to``: ``pdf``, or a filter such as :data:`CSV_ALL_SHEETS`).
+
+    ``french`` (default: for a PDF) formats numbers and dates the French way whatever the machine's locale.
 
     A copy is converted, in a private profile: a stale lock file beside the original, or a
     LibreOffice already running, would make the conversion fail silently.
@@ -42,8 +53,12 @@ def convert(source: Path, folder: Path, to: str) -> list[Path]:
         copy = Path(work) / source.name
         shutil.copy(source, copy)
         out = Path(work) / "out"
+        profile = Path(work) / "profil"
+        if french if french is not None else to.startswith("pdf"):
+            (profile / "user").mkdir(parents=True)
+            (profile / "user" / "registrymodifications.xcu").write_text(FRENCH_PROFILE, encoding="utf-8")
         run = subprocess.run(
-            [program, "--headless", "--norestore", f"-env:UserInstallation={(Path(work) / 'profil').as_uri()}",
+            [program, "--headless", "--norestore", f"-env:UserInstallation={profile.as_uri()}",
              "--convert-to", to, "--outdir", str(out), str(copy)],
             capture_output=True, text=True, timeout=TIMEOUT,
         )

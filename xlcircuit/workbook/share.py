@@ -15,11 +15,11 @@ from types import ModuleType
 
 import openpyxl
 
-from ..errors import XlcircuitError
+from ..errors import WorkbookProblems, XlcircuitError
 from ..mechanics import format_half_up
 from . import libreoffice
 from .io import Book, save_atomic
-from .tables import FORMULA_STARTS, Output, TableSpec, write_outputs
+from .tables import FORMULA_STARTS, Output, Problems, TableSpec, write_outputs
 
 #: The per-club workbook's own tables (their columns are those of the federation's tables).
 MY_CLUB = TableSpec("Mon club", "MonClub", ())
@@ -100,36 +100,57 @@ def _decimals(number_format: str | None) -> int:
     return len(match.group(1) or "") + (2 if match.group(2) else 0)
 
 
-def _csv_value(value: object, number_format: str | None) -> str:
+def _csv_value(value: object, number_format: str | None, french: bool = False) -> str:
     if value is None:
         return ""
     if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
+        return value.strftime("%d/%m/%Y") if french else value.isoformat()
     if isinstance(value, float):
-        return format_half_up(value, _decimals(number_format))
+        text = format_half_up(value, _decimals(number_format))
+        return text.replace(".", ",") if french else text
     text = str(value)
     # A spreadsheet opening the CSV must not run a name as a formula: a leading quote keeps it text.
     return "'" + text if text.startswith(_CSV_PROTECT) else text
 
 
-def share_csv(book: Book, module: ModuleType, folder: Path) -> list[Path]:
-    """Each published table as UTF-8 CSV with a header row, numbers as the workbook displays them."""
+def shared_tables(module: ModuleType, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+    """Every table a federation publishes: its outputs, then the tables laid out apart (TORRES' groups)."""
+    tables = list(module.outputs(summary, club=club, day=day))
+    if hasattr(module, "group_outputs"):
+        tables += module.group_outputs(summary, club=club, day=day)
+    return tables
+
+
+def _csv_name(output: Output, outputs: list[Output]) -> str:
+    """A table's CSV name: its sheet's, or its own where a sheet holds several (TORRES' groups)."""
+    alone = sum(o.spec.sheet == output.spec.sheet for o in outputs) == 1
+    return safe_filename(output.spec.sheet if alone else output.spec.name)
+
+
+def share_csv(book: Book, module: ModuleType, folder: Path, french: bool = True) -> list[Path]:
+    """Each published table as CSV with a header row, numbers as the workbook displays them.
+
+    ``french`` (the default): what a French Excel opens with a double click: ``;`` between values, decimal
+    comma, dates dd/mm/yyyy, UTF-8 with a byte-order mark. Otherwise: ``,``, decimal point, ISO dates, UTF-8
+    without a mark (for a web site or a program)."""
     summary = module.compute(book)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for output in module.outputs(summary):
-        target = folder / f"{book.path.stem}-{safe_filename(output.spec.sheet)}.csv"
-        with target.open("w", encoding="utf-8", newline="") as handle:
-            writer = csv.writer(handle)
+    tables = shared_tables(module, summary)
+    for output in tables:
+        target = folder / f"{book.path.stem}-{_csv_name(output, tables)}.csv"
+        with target.open("w", encoding="utf-8-sig" if french else "utf-8", newline="") as handle:
+            writer = csv.writer(handle, delimiter=";" if french else ",")
             writer.writerow([_csv_value(c.header, None) for c in output.columns])
             for row in output.rows:
-                writer.writerow([_csv_value(v, c.number_format) for c, v in zip(output.columns, row)])
+                writer.writerow([_csv_value(v, c.number_format, french) for c, v in zip(output.columns, row)])
         written.append(target)
     return written
 
 
 def share_pdf(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> Path:
-    """The standings as PDF, printed by LibreOffice: landscape, one page wide, the header on every page."""
+    """The standings as PDF (and TORRES' group tables, a group a page), printed by LibreOffice: A4, French
+    number formats, text at a readable size, the header row and the names repeated on every page."""
     libreoffice.require()
     summary = module.compute(book)
     standings = _output(module.outputs(summary, day=day), module.STANDINGS)
@@ -137,5 +158,10 @@ def share_pdf(book: Book, module: ModuleType, folder: Path, day: dt.date | None 
         wb = openpyxl.Workbook()
         wb.active.title = standings.spec.sheet
         write_outputs(wb, [standings])
+        if hasattr(module, "group_outputs"):
+            problems = Problems()
+            module.write_groups(wb, module.group_outputs(summary, day=day), problems)
+            if problems:
+                raise WorkbookProblems(problems.items)
         source = save_atomic(wb, Path(work) / f"{book.path.stem}-classement.xlsx")
         return libreoffice.convert(source, folder, "pdf")[0]

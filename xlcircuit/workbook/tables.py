@@ -16,6 +16,7 @@ from typing import Sequence
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.formatting.rule import DataBarRule
 from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles.fonts import DEFAULT_FONT
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -38,6 +39,29 @@ DATA_BAR_COLOUR = "5B9BD5"
 FORMULA_STARTS = ("=", "+", "-", "@")
 #: Rows given a drop-down list in a fresh template.
 VALIDATION_ROWS = 2000
+
+# --- print -----------------------------------------------------------------------------------
+#: Paper: A4 (openpyxl's code 9), whatever the program's default (US Letter in LibreOffice here).
+PAPER_A4 = 9
+#: The smallest print scale (percent): 11-point cells then print at 8.8 points, above the 8-point floor.
+MIN_SCALE = 80
+#: How much wider than Calibri's the substitute fonts print (DejaVu Sans where Carlito is missing: 1.34).
+WIDE_FONTS = 1.35
+#: Column-width units a character of text takes (text is wider than the digits a width counts).
+TEXT_WIDTH = 1.1
+#: Printable width of an A4 page in points, landscape and portrait, inside the default margins (0.7 in a side).
+PRINTABLE = {"landscape": 842 - 2 * 0.7 * 72, "portrait": 595 - 2 * 0.7 * 72}
+#: Legend lines under a published table: their look, which also tells a later fill they are ours to rewrite.
+def body_font(**look) -> Font:
+    """The workbook's default font (Calibri 11) with ``look`` (italic, strike, color) on top."""
+    return Font(name=DEFAULT_FONT.name, sz=DEFAULT_FONT.sz, family=DEFAULT_FONT.family, scheme=DEFAULT_FONT.scheme,
+                **look)
+
+
+NOTE_FONT = body_font(italic=True, color="FF595959")
+MAX_NOTES = 12
+#: Widest a published column grows to fit its content (characters); longer text wraps.
+MAX_WIDTH = 48
 
 
 @dataclass(frozen=True)
@@ -417,6 +441,11 @@ def as_date(value: object) -> dt.date | None:
 # --- writing ---------------------------------------------------------------------------------
 
 
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and the word, in the plural from 2 on as French has it (« 1 tournoi », « 0 tournoi », « 2 tournois »)."""
+    return f"{n} {singular if abs(n) < 2 else plural or singular + 's'}"
+
+
 def put(cell, value: object, number_format: str | None = None) -> None:
     """Write a value; text always stays text (``=HYPERLINK(…)`` as a name is never a formula)."""
     # The format goes first: a date written into a General cell would get openpyxl's yyyy-mm-dd.
@@ -444,6 +473,23 @@ class Output:
     rows: Sequence[Sequence[object]]
     title: str | None = None  # written two rows above the table
     highlights: dict[int, str] = field(default_factory=dict)  # row index -> fill colour (RRGGBB)
+    #: (row index, column index) -> the look of one cell (a weighted or set-aside result).
+    marks: dict[tuple[int, int], "Mark"] = field(default_factory=dict)
+    notes: Sequence[str] = ()  # legend lines printed under the table
+    repeat_columns: int = 0  # leading columns (rank, name) repeated on every page when columns spill over
+
+
+@dataclass(frozen=True)
+class Mark:
+    """The look of one cell of a published table: a fill colour, italic, struck through, grey text."""
+
+    fill: str | None = None
+    italic: bool = False
+    strike: bool = False
+    grey: bool = False
+
+    def font(self) -> Font:
+        return body_font(italic=self.italic, strike=self.strike, color="FF7F7F7F" if self.grey else None)
 
 
 def _place(wb: Workbook, output: Output, at: tuple[int, int] | None) -> tuple[Worksheet, Table | None, int, int]:
@@ -490,6 +536,8 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
         problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » dépasserait le bas ou le bord droit "
                              "de la feuille : déplacez-la vers le haut à gauche, puis relancez"))
         return None
+    if old is not None:
+        _clear_notes(ws, old)  # an earlier legend under the table is ours: the table may grow over it
     taken = _occupied(ws, new, old)
     others = [t for t in ws.tables.values() if t is not table and (b := bounds(t)) is not None and _overlap(b, new)]
     if taken or others:
@@ -502,6 +550,10 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
             cell.value = None
             if cell.fill.fill_type is not None:
                 cell.fill = PatternFill()
+            if cell.font.i or cell.font.strike:  # a weighted or set-aside result's mark
+                cell.font = DEFAULT_FONT
+            if cell.alignment.wrap_text and cell.row > old[1]:
+                cell.alignment = Alignment()
         _drop_rules(ws, old)
     for offset, column in enumerate(columns):
         put(ws.cell(min_row, min_col + offset), column.header)
@@ -527,23 +579,154 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
 
 
 def style_output(ws: Worksheet, output: Output) -> None:
-    """The look of a published table and its sheet: :func:`style_table`, frozen header, print setup."""
+    """The look of a published table and its sheet: :func:`style_table`, cell marks, legend, widths that fit,
+    frozen header, print setup."""
     style_table(ws, output)
-    min_row = table_bounds(ws, output.spec.name)[1]
+    min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
+    for (index, offset), mark in output.marks.items():
+        cell = ws.cell(min_row + 1 + index, min_col + offset)
+        if mark.fill:
+            cell.fill = PatternFill("solid", fgColor=mark.fill)
+        if mark.italic or mark.strike or mark.grey:
+            cell.font = mark.font()
+    last_row = write_notes(ws, output.notes, min_col, max_row)
+    fit_widths(ws, output, min_col, min_row)
     if ws.freeze_panes is None:
         ws.freeze_panes = ws.cell(min_row + 1, 1)
-    print_one_page_wide(ws, min_row)
+    first_row = min_row - TITLE_ROWS if output.title and min_row > TITLE_ROWS else min_row
+    # The print area takes the title and the legend's lines whole (14-point bold: half as wide again).
+    spill = max([len(n) for n in output.notes] + [int(len(output.title or "") * 1.5)])
+    last_col = max(max_col, _columns_for(ws, min_col, spill))
+    ws.print_area = f"{get_column_letter(min_col)}{first_row}:{get_column_letter(last_col)}{last_row}"
+    print_readable(ws, min_row, min_col, last_col, output.repeat_columns)
 
 
 def print_one_page_wide(ws: Worksheet, header_row: int) -> None:
-    """Print setup: landscape, one page wide, ``header_row`` repeated on every page, page numbers."""
+    """Print setup of an input table: :func:`print_readable` over the sheet's used columns, header repeated."""
+    print_readable(ws, header_row, 1, max(ws.max_column, 1))
+
+
+def column_points(width: float | None) -> float:
+    """The printed width, in points, of a column ``width`` characters wide (Excel's 7-pixel digits + padding)."""
+    return ((width if width is not None else 8.43) * 7 + 5) * 0.75
+
+
+def _width(ws: Worksheet, min_col: int, max_col: int) -> float:
+    return sum(column_points(ws.column_dimensions[get_column_letter(c)].width) for c in range(min_col, max_col + 1))
+
+
+def fits(ws: Worksheet, min_col: int, max_col: int, scale: float, orientation: str = "landscape") -> bool:
+    """Whether the columns fit a page's width at ``scale`` percent, in the widest fonts."""
+    return _width(ws, min_col, max_col) * WIDE_FONTS * scale / 100 <= PRINTABLE[orientation]
+
+
+def print_scale(ws: Worksheet, min_col: int, max_col: int, orientation: str = "landscape") -> int:
+    """The print scale (percent) that fits columns ``min_col``..``max_col`` on a page's width, in the widest
+    fonts a spreadsheet program may substitute for Calibri; never under ``MIN_SCALE`` nor over 100."""
+    return max(MIN_SCALE, min(100, int(100 * PRINTABLE[orientation] / (_width(ws, min_col, max_col) * WIDE_FONTS))))
+
+
+def print_readable(ws: Worksheet, header_row: int, min_col: int, max_col: int, repeat_columns: int = 0,
+                   orientation: str = "landscape") -> None:
+    """Print setup of a table: A4, at a fixed scale that fits it on a page's width but keeps 11-point text at
+    ``MIN_SCALE`` % (8.8 points) or more, never a fit-to-page that would shrink it further; columns that do
+    not fit go on the next pages (read across, then down), each repeating the header row and the first
+    ``repeat_columns`` columns (rank, name); page numbers in the footer."""
     ws.print_title_rows = f"{header_row}:{header_row}"
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.paperSize = PAPER_A4
+    ws.page_setup.orientation = orientation
+    ws.page_setup.pageOrder = "overThenDown"
     ws.oddFooter.center.text = "Page &P / &N"
     ws.oddFooter.left.text = "&A"
+    ws.page_setup.fitToWidth = ws.page_setup.fitToHeight = None
+    ws.sheet_properties.pageSetUpPr.fitToPage = False
+    ws.page_setup.scale = print_scale(ws, min_col, max_col, orientation)
+    if repeat_columns and not fits(ws, min_col, max_col, ws.page_setup.scale, orientation):
+        ws.print_title_cols = f"{get_column_letter(min_col)}:{get_column_letter(min_col + repeat_columns - 1)}"
+    else:  # one page wide: repeated columns would only print pages of them alone
+        ws.print_title_cols = None
+
+
+def _columns_for(ws: Worksheet, min_col: int, characters: int) -> int:
+    """The last column a text of ``characters`` written in ``min_col`` spills over to."""
+    col, room = min_col, 0.0
+    while True:
+        room += ws.column_dimensions[get_column_letter(col)].width or 8.43
+        if room >= characters * TEXT_WIDTH:
+            return col
+        col += 1
+
+
+def write_notes(ws: Worksheet, notes: Sequence[str], min_col: int, max_row: int) -> int:
+    """Write a table's legend one line a row, a blank row under the table; returns the last row printed.
+    A cell of the organiser's there is kept (that line of the legend is left out)."""
+    row = max_row
+    for text in notes[:MAX_NOTES]:
+        row += 1
+        cell = ws.cell(row + 1, min_col)
+        if cell.value is not None:
+            continue
+        put(cell, text)
+        cell.font = NOTE_FONT
+    return row + 1 if notes else max_row
+
+
+def _is_note(cell) -> bool:
+    return (isinstance(cell.value, str) and cell.font.i and cell.font.color is not None
+            and cell.font.color.rgb == NOTE_FONT.color.rgb)
+
+
+def _clear_notes(ws: Worksheet, area: tuple[int, int, int, int]) -> None:
+    """Remove the legend an earlier fill wrote under a table (cells in its look only)."""
+    for row in range(area[3] + 2, area[3] + 2 + MAX_NOTES):
+        cell = ws._cells.get((row, area[0]))
+        if cell is not None and _is_note(cell):
+            del ws._cells[row, area[0]]
+
+
+def shown_text(value: object, number_format: str | None) -> str:
+    """About what a cell shows, for its width: a number as its format rounds it, a date as dd/mm/yyyy."""
+    if isinstance(value, (dt.date, dt.datetime)):
+        return "00/00/0000"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    section = (number_format or "").split(";")[0]
+    decimals = len(section.split(".")[1].rstrip("%")) if "." in section else 0
+    text = f"{value:.{decimals}f}" if isinstance(value, float) or decimals else str(value)
+    return text + (" %" if "%" in section else "") + ("+" if section.startswith("+") else "")
+
+
+def fit_widths(ws: Worksheet, output: Output, min_col: int, min_row: int) -> None:
+    """Each column as wide as what it shows (up to ``MAX_WIDTH``, longer text wraps), its header on at most
+    three lines; the header row as high as its longest header needs."""
+    lines = 2
+    for offset, column in enumerate(output.columns):
+        values = [row[offset] for row in output.rows if offset < len(row) and row[offset] is not None]
+        content = max((len(shown_text(v, column.number_format)) for v in values), default=0)
+        words = column.header.split()
+        header = max(max((len(w) for w in words), default=1), -(-len(column.header) // 3))
+        width = min(MAX_WIDTH, max(content, header, 4) + 2)
+        ws.column_dimensions[get_column_letter(min_col + offset)].width = width
+        lines = max(lines, _wrapped_lines(words, width - 1))
+        if content > MAX_WIDTH - 2:
+            for index, row in enumerate(output.rows):
+                value = row[offset] if offset < len(row) else None
+                if isinstance(value, str) and len(value) > MAX_WIDTH - 2:
+                    ws.cell(min_row + 1 + index, min_col + offset).alignment = Alignment(wrap_text=True,
+                                                                                          vertical="top")
+    ws.row_dimensions[min_row].height = max(HEADER_HEIGHT, 15 * lines + 2)
+
+
+def _wrapped_lines(words: Sequence[str], width: float) -> int:
+    """Lines a header takes, wrapped at spaces in a column ``width`` characters wide."""
+    lines, used = 1, 0
+    for word in words:
+        need = len(word) + (1 if used else 0)
+        if used and used + need > width:
+            lines, used = lines + 1, len(word)
+        else:
+            used += need
+    return lines
 
 
 def style_table(ws: Worksheet, output: Output) -> None:

@@ -11,10 +11,12 @@ from openpyxl.chart import BarChart, Reference, ScatterChart, Series
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import limits, tdf
 from ..federations import federation
+from ..mechanics import rounded_parts
 from .examples import load
 from ..errors import InvalidInput
 from ..text import fold
@@ -26,20 +28,27 @@ from .sheets import (
 )
 from .sheets import at_cell, fill_step, unmatched_players
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_yes_no, chart_title,
-    put, read_table, table_bounds, type_rows,
+    Column, Mark, Output, PAPER_A4, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_yes_no,
+    chart_title, count, put, read_table, table_bounds, type_rows,
 )
 
 INFO = federation("tdf")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
 DATE_FORMAT = "dd/mm/yyyy"
-POINTS_FORMAT = "0"  # tournament points are published to the unit
-TOTAL_FORMAT = "0.0"  # weighted totals to one decimal (the display rounds half up)
+TOTAL_FORMAT = "0.0"  # points, counted points and totals to one decimal (the display rounds half up)
+POINTS_FORMAT = TOTAL_FORMAT  # one rounding per quantity: 911.6 counted at 100 % shows 911.6 twice
+#: The look of a result counted less than 100 % in the standings, and of one the no-loss rule set aside.
+WEIGHTED = Mark(fill="FFF2CC", italic=True)
+SET_ASIDE = Mark(fill="EDEDED", strike=True, grey=True)
+UNRANKED = Mark(italic=True, grey=True)
 WEIGHT_FORMAT = "0%"
 #: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
 MAX_IMPOSED = limits.MAX_IMPOSED
 
 TOP = 15  # players in the standings' bar chart
+TOP_TITLE = f"Les {TOP} premiers"
+#: The Courbes sheet's layout, in rows of 15 points: the top chart on page 1, then three curves a page.
+CURVES_TOP_ROWS, CURVE_ROWS, CURVES_A_PAGE, CURVES_LAST_COLUMN = 26, 15, 3, "I"
 MAX_CURVES = 100  # tournaments drawn on the Courbes sheet (the most recent ones)
 CURVES_SHEET = "Courbes"
 
@@ -69,6 +78,7 @@ POINTS = TableSpec("Points", "Points", (
     Column("Points", width=10, number_format=POINTS_FORMAT),
     Column("Poids", width=9, number_format=WEIGHT_FORMAT),
     Column("Points comptés", width=15, number_format=TOTAL_FORMAT, data_bar=True),
+    Column("Règle", width=40),
     Column("Remarque", width=60),
 ))
 CLASSEMENT = TableSpec("Classement", "Classement", (
@@ -295,25 +305,44 @@ def _status(s: tdf.Scored) -> str:
     return s.line.role.value if s.status is tdf.Status.ROLE and s.line.role else s.status.value
 
 
-def _remark(s: tdf.Scored, set_aside: bool) -> str | None:
+def _remark(s: tdf.Scored) -> str | None:
     notes = []
     if s.status is tdf.Status.DUPLICATE:
         notes.append("deuxième ligne de ce joueur : seule sa meilleure ligne compte")
     if s.status is tdf.Status.CLASSIFIED and s.line.role is not None:
         notes.append(f"{s.line.role.value} et joueur : les points de sa place seulement")
+    if s.status is tdf.Status.ROLE and s.line.role is not None:
+        notes.append(f"{s.line.role.value}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points, "
+                     "ne compte pas parmi les 2 tournois classés")
     if s.imposed:
         if s.line.imposed_place is not None:
             notes.append(f"points imposés : ceux de la place {s.line.imposed_place}")
         else:
             notes.append("points imposés")
-    if set_aside:
-        notes.append("compté comme non joué (règle de non-perte : la décote en ligne coûterait des points)")
     return " ; ".join(notes) or None
+
+
+def weight_reasons(summary: Summary) -> dict[tuple[str, str], str]:
+    """(player, tournament) -> why the result counts its weight, in French (from :func:`tdf.weight_reasons`)."""
+    return {(st.player, o.tournament): reason for st in summary.report.standings
+            for o, reason in zip(st.season.outings, tdf.weight_reasons(st.season))}
+
+
+def counted_points(summary: Summary) -> dict[tuple[str, str], float]:
+    """(player, tournament) -> the points the result brings to the total (points × weight) as published: to
+    the tenth, so that a standings row adds up to its total as printed (:func:`mechanics.rounded_parts`)."""
+    counted = {}
+    for st in summary.report.standings:
+        parts = rounded_parts([o.points * w for o, w in zip(st.season.outings, st.season.weights)], 1,
+                              [w < 1 for w in st.season.weights])
+        counted.update({(st.player, o.tournament): part for o, part in zip(st.season.outings, parts)})
+    return counted
 
 
 def points_rows(summary: Summary) -> list[list[object]]:
     """The ``Points`` table: every result line, tournaments in date order, best place first."""
     report = summary.report
+    reasons, counted = weight_reasons(summary), counted_points(summary)
     rows: list[list[object]] = []
     for t in summary.tournaments:
         scored = sorted(report.scored[t.name], key=lambda s: (
@@ -321,10 +350,11 @@ def points_rows(summary: Summary) -> list[list[object]]:
         for s in scored:
             row: list[object] = [t.name, t.date, s.line.player, s.line.place, _status(s), s.place, s.tied]
             if s.status is tdf.Status.DUPLICATE:
-                row += [None, None, None, _remark(s, False)]
+                row += [None, None, None, None, _remark(s)]
             else:
-                weight, aside = report.weights[(s.line.player, t.name)]
-                row += [s.points, weight, s.points * weight, _remark(s, aside)]
+                weight, _ = report.weights[(s.line.player, t.name)]
+                key = (s.line.player, t.name)
+                row += [s.points, weight, counted[key], reasons[key], _remark(s)]
             rows.append(row)
     return rows
 
@@ -335,17 +365,52 @@ def standings_columns(summary: Summary) -> list[Column]:
 
 
 def standings_rows(summary: Summary) -> list[list[object]]:
-    """The ``Classement`` table: rank, person, classified tournaments, total, then points by tournament."""
-    points: dict[str, dict[str, float]] = defaultdict(dict)
-    for name, scored in summary.report.scored.items():
-        for s in scored:
-            if s.status is not tdf.Status.DUPLICATE:
-                points[s.line.player][name] = s.points
+    """The ``Classement`` table: rank, person, classified tournaments, total, then by tournament the points
+    that count toward the total (the tournament's points times their weight): the row adds up."""
+    counted = counted_points(summary)
     return [
         [st.rank, st.player, st.season.classified, st.season.total]
-        + [points[st.player].get(t.name) for t in summary.tournaments]
+        + [counted.get((st.player, t.name)) for t in summary.tournaments]
         for st in summary.report.standings
     ]
+
+
+def standings_marks(summary: Summary) -> dict[tuple[int, int], Mark]:
+    """The look of the standings' cells: a result counted less than 100 %, one set aside, the unranked."""
+    first = len(CLASSEMENT.columns)
+    column = {t.name: first + i for i, t in enumerate(summary.tournaments)}
+    marks: dict[tuple[int, int], Mark] = {}
+    for index, st in enumerate(summary.report.standings):
+        if st.rank is None:
+            marks.update({(index, c): UNRANKED for c in range(first)})
+        for o, w, aside in zip(st.season.outings, st.season.weights, st.season.set_aside):
+            if aside:
+                marks[(index, column[o.tournament])] = SET_ASIDE
+            elif w < 1:
+                marks[(index, column[o.tournament])] = WEIGHTED
+    return marks
+
+
+def standings_notes(summary: Summary) -> list[str]:
+    """The legend under the standings."""
+    standings = summary.report.standings
+    notes = ["Chaque case : les points que le tournoi apporte au total (ses points × son poids) ; "
+             "le total est la somme de la ligne."]
+    seasons = [st.season for st in standings]
+    if any(w < 1 and not a for s in seasons for w, a in zip(s.weights, s.set_aside)):
+        notes.append("En italique sur fond jaune : compté moins de 100 % (tournois normaux : 100, 80, 40, 20 %, "
+                     "puis 10 % ; en ligne : après les tournois sur table).")
+    if any(any(s.set_aside) for s in seasons):
+        notes.append("Barré sur fond gris : écarté par la règle de non-perte (la décote ferait perdre des "
+                     "points) : compte 0.")
+    if any(st.rank is None for st in standings):
+        notes.append(f"Sans rang, en gris après les classés : les personnes classées dans moins de "
+                     f"{tdf.MIN_CLASSIFIED} tournois (règlement, §2).")
+    notes.append("Points du tournoi, poids et règle de chaque résultat : feuille « Points » ; "
+                 "le détail d'un joueur : xlcircuit explain FICHIER « Nom ».")
+    notes.append("Affichage au dixième : le total arrondi au plus proche, les cases de sorte que la ligne "
+                 "fasse le total ; les calculs ne sont pas arrondis.")
+    return notes
 
 
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
@@ -353,9 +418,13 @@ def outputs(summary: Summary, club: str | None = None, day: dt.date | None = Non
     day = day or dt.date.today()
     standings = standings_rows(summary)
     return [
-        Output(POINTS, POINTS.columns, points_rows(summary), title(TITLE, "points par tournoi", summary.season, day)),
+        Output(POINTS, POINTS.columns, points_rows(summary), title(TITLE, "points par tournoi", summary.season, day),
+               notes=["Points : ceux de la place retenue (1000 + nombre de classés pour le 1er, 100 pour le "
+                      "dernier) ; Points comptés : Points × Poids, ce que le résultat apporte au total."],
+               repeat_columns=3),
         Output(CLASSEMENT, standings_columns(summary), standings, title(TITLE, "classement", summary.season, day),
-               podium_or_club(standings, summary.clubs, club)),
+               podium_or_club(standings, summary.clubs, club), standings_marks(summary), standings_notes(summary),
+               repeat_columns=2),
     ]
 
 
@@ -363,7 +432,8 @@ def report(summary: Summary) -> list[str]:
     """What ``check`` and ``fill`` print: the counts, then the top of the standings (French)."""
     standings = summary.report.standings
     ranked = [s for s in standings if s.rank is not None]
-    counts = f"{len(summary.tournaments)} tournois, {len(standings)} personnes, {len(ranked)} classées."
+    counts = (f"{count(len(summary.tournaments), 'tournoi')}, {count(len(standings), 'personne')}, "
+              f"{count(len(ranked), 'classée')}.")
     return [counts] + top_lines(ranked, SHOWN, CLASSEMENT.sheet,
                                 lambda st: f"  {st.rank:>3}. {st.player:<28} {decimal_comma(st.season.total, 1):>8}")
 
@@ -377,25 +447,33 @@ def _at(columns, header: str) -> int:
     return [c.header for c in columns].index(header)
 
 
-def _top_chart(ws: Worksheet, standings: Output) -> None:
-    """The top of the standings as a horizontal bar chart, beside the table."""
-    title = f"Les {TOP} premiers"
-    _remove_our_charts(ws, {title})
+def _top_chart(ws: Worksheet, standings: Output) -> BarChart | None:
+    """The top of the standings as a horizontal bar chart, reading the totals of ``ws`` (None: nobody ranked)."""
     shown = min(TOP, sum(1 for row in standings.rows if row[_at(standings.columns, "Rang")] is not None))
     if not shown:
-        return
-    min_col, min_row, max_col, _ = table_bounds(ws, CLASSEMENT.name)
+        return None
+    min_col, min_row, _, _ = table_bounds(ws, CLASSEMENT.name)
     total, player = min_col + _at(standings.columns, "Total"), min_col + _at(standings.columns, "Joueur")
     chart = BarChart()
     chart.type = "bar"
-    chart.title = title
+    chart.title = TOP_TITLE
     chart.legend = None
     chart.add_data(Reference(ws, min_col=total, min_row=min_row, max_row=min_row + shown), titles_from_data=True)
     chart.set_categories(Reference(ws, min_col=player, min_row=min_row + 1, max_row=min_row + shown))
     chart.x_axis.scaling.orientation = "maxMin"  # the leader on top
     chart.x_axis.delete = chart.y_axis.delete = False
     chart.width, chart.height = 16, 10
-    ws.add_chart(chart, f"{get_column_letter(max_col + 2)}{min_row}")
+    return chart
+
+
+def _place_top_chart(ws: Worksheet, standings: Output) -> None:
+    """The top chart beside the standings, for the screen (the sheet's print area leaves it out: it is
+    printed on a page of its own, the first of « Courbes »)."""
+    _remove_our_charts(ws, {TOP_TITLE})
+    chart = _top_chart(ws, standings)
+    if chart is not None:
+        _, min_row, max_col, _ = table_bounds(ws, CLASSEMENT.name)
+        ws.add_chart(chart, f"{get_column_letter(max_col + 2)}{min_row}")
 
 
 def _classified_spans(points: Output) -> list[tuple[str, int, int, list[float]]]:
@@ -414,13 +492,17 @@ def _classified_spans(points: Output) -> list[tuple[str, int, int, list[float]]]
     return spans
 
 
-def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
-    """Each tournament's points by place, on a log scale (where the TdF's points are a straight line)."""
+def _curves(wb: Workbook, points_sheet: Worksheet, points: Output, standings_sheet: Worksheet,
+            standings: Output) -> None:
+    """The charts' sheet, printed A4 portrait in reading order: the top of the standings on the first page,
+    then each tournament's points by place on a log scale (where the TdF's points are a straight line),
+    in date order, three a page."""
     ws = wb[CURVES_SHEET] if CURVES_SHEET in wb.sheetnames else wb.create_sheet(CURVES_SHEET)
     ws._charts = []
     for row in ws.iter_rows():
         for cell in row:
             cell.value = None
+    ws.row_breaks.brk = []
     min_col, min_row, _, _ = table_bounds(points_sheet, POINTS.name)
     place_col = min_col + _at(points.columns, "Place retenue")
     points_col = min_col + _at(points.columns, "Points")
@@ -431,10 +513,17 @@ def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
         note += f" (les {len(shown)} tournois les plus récents)"
     put(ws["A1"], note)
     ws["A1"].font = Font(bold=True, size=12)
-    for i, (name, index, count, values) in enumerate(shown):
-        first, last = min_row + 1 + index, min_row + index + count
+    row = 3
+    top = _top_chart(standings_sheet, standings)
+    if top is not None:
+        top.width, top.height = 16, 12
+        ws.add_chart(top, f"A{row}")
+        row += CURVES_TOP_ROWS
+        ws.row_breaks.append(Break(id=row - 1))
+    for i, (name, index, classified, values) in enumerate(shown):
+        first, last = min_row + 1 + index, min_row + index + classified
         chart = ScatterChart()
-        chart.title = f"{name} ({count} classés)"
+        chart.title = f"{name} ({classified} classés)"
         chart.style = 13
         chart.legend = None
         series = Series(Reference(points_sheet, min_col=points_col, min_row=first, max_row=last),
@@ -447,17 +536,28 @@ def _curves(wb: Workbook, points_sheet: Worksheet, points: Output) -> None:
             chart.y_axis.scaling.logBase = 10
             chart.y_axis.scaling.min = min(100, min(values))
             chart.y_axis.scaling.max = max(1000, max(values)) * 1.1
-        chart.x_axis.scaling.min, chart.x_axis.scaling.max = 1, max(count, 2)
-        chart.width, chart.height = 15, 7.5
-        ws.add_chart(chart, f"{'A' if i % 2 == 0 else 'J'}{3 + 16 * (i // 2)}")
+        chart.x_axis.scaling.min, chart.x_axis.scaling.max = 1, max(classified, 2)
+        chart.width, chart.height = 16, 7
+        ws.add_chart(chart, f"A{row}")
+        row += CURVE_ROWS
+        if i % CURVES_A_PAGE == CURVES_A_PAGE - 1 and i < len(shown) - 1:
+            ws.row_breaks.append(Break(id=row - 1))
+    ws.print_title_rows = None
+    ws.print_area = f"A1:{CURVES_LAST_COLUMN}{max(row - 1, 2)}"
+    ws.page_setup.paperSize = PAPER_A4
+    ws.page_setup.orientation = "portrait"
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.oddFooter.center.text = "Page &P / &N"
+    ws.oddFooter.left.text = "&A"
 
 
 def _charts(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]], problems: Problems) -> None:
     """The top-15 chart beside the standings, and the Courbes sheet."""
     if written:
         (points, points_sheet), (standings, standings_sheet) = written
-        _top_chart(standings_sheet, standings)
-        _curves(book.wb, points_sheet, points)
+        _place_top_chart(standings_sheet, standings)
+        _curves(book.wb, points_sheet, points, standings_sheet, standings)
 
 
 STEPS = Steps(FEDERATION, lambda wb: (POINTS, CLASSEMENT), read, summarise, outputs, _charts)

@@ -33,7 +33,7 @@ from .sheets import (
 from .sheets import at_cell, fill_step
 from .tables import (
     TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
-    as_yes_no, find_table, read_table, remove_table, shown, style_table, table_bounds,
+    PAPER_A4, as_yes_no, count as plural, find_table, read_table, remove_table, shown, style_table, table_bounds,
     type_rows, write_outputs, write_table,
 )
 
@@ -562,12 +562,20 @@ def outputs(summary: Summary, club: str | None = None, day: dt.date | None = Non
     standings = standings_rows(summary)
     return [
         Output(GENERAL, GENERAL.columns, standings, title(TITLE, "classement général", summary.season, day),
-               _highlights(standings, summary, club, player=3)),
-        Output(POINTS, POINTS.columns, points_rows(summary), title(TITLE, "points par match", summary.season, day)),
+               _highlights(standings, summary, club, player=3), notes=STANDINGS_NOTES, repeat_columns=4),
+        Output(POINTS, POINTS.columns, points_rows(summary), title(TITLE, "points par match", summary.season, day),
+               repeat_columns=4),
         Output(MOUVEMENTS, MOUVEMENTS.columns, movements_rows(summary),
                title(TITLE, "mouvements", summary.season, day)),
         Output(SUIVANTE, SUIVANTE.columns, next_rows(summary), title(TITLE, "saison suivante", summary.season, day)),
     ]
+
+
+STANDINGS_NOTES = (
+    "Points de victoire, Différence, Points particuliers : les sommes sur les matchs du joueur (feuille « Points »).",
+    "Rang : le plus de points de victoire, puis la plus grande différence, puis le plus de points particuliers,",
+    "puis l'Elo le plus bas en début de saison ; couleurs : or champion, vert monte, rouge descend, gris part.",
+)
 
 
 def group_spec(division: int, group: int) -> TableSpec:
@@ -669,6 +677,7 @@ def _style_group(ws: Worksheet, output: Output, new_page: bool) -> None:
 def _print_setup(ws: Worksheet) -> None:
     """Landscape at a fixed scale where a group's nine columns fit a page's width (LibreOffice's fonts are the
     widest): not fit-to-page, which would make Excel ignore the page breaks between groups."""
+    ws.page_setup.paperSize = PAPER_A4
     ws.page_setup.orientation = "landscape"
     ws.page_setup.scale = PRINT_SCALE
     ws.sheet_properties.pageSetUpPr.fitToPage = False
@@ -681,9 +690,10 @@ def report(summary: Summary) -> list[str]:
     groups = len(summary.standings)
     divisions = len({d for d, _ in summary.standings})
     new = sum(p.status is torres.Status.NEW for p in summary.players)
-    lines = [f"{sum(len(t) for t in summary.standings.values())} joueurs en {divisions} division"
-             f"{'s' if divisions > 1 else ''} et {groups} groupe{'s' if groups > 1 else ''}, "
-             f"{len(summary.matches)} matchs joués, {new} nouveau{'x' if new > 1 else ''} joueur{'s' if new > 1 else ''}."]
+    players = sum(len(t) for t in summary.standings.values())
+    lines = [f"{plural(players, 'joueur')} en {plural(divisions, 'division')} et {plural(groups, 'groupe')}, "
+             f"{plural(len(summary.matches), 'match joué', 'matchs joués')}, "
+             f"{plural(new, 'nouveau joueur', 'nouveaux joueurs')}."]
     top = summary.standings.get((1, 1), [])
     if top:
         lines.append("  Division 1 :")
