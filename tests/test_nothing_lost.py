@@ -56,7 +56,7 @@ def test_results_typed_under_a_one_row_table_after_a_blank_row_are_all_taken_in(
     wb.save(path)
     assert main(["check", str(path)]) == 0
     captured = capsys.readouterr()
-    assert "1 tournois, 47 personnes" in captured.out
+    assert "est correct, avec 1 point à vérifier (ci-dessous) : 1 tournoi, 47 personnes" in captured.out
     assert ("Résultats : les lignes 4 à 49, tapées sous la table « Resultats », sont prises dans la table"
             in captured.err)
     assert main(["fill", str(path)]) == 0
@@ -137,7 +137,7 @@ def test_force_passes_over_a_stale_lock_and_says_so(small_season, capsys):
     (small_season.parent / ".~lock.petite.xlsx#").write_text("stale")
     assert main(["fill", str(small_season), "--force"]) == 0
     err = capsys.readouterr().err
-    assert "Attention : --force : le verrou « .~lock.petite.xlsx# » de LibreOffice est passé outre" in err
+    assert "  - --force : le verrou « .~lock.petite.xlsx# » de LibreOffice est passé outre ; si petite.xlsx" in err
     assert openpyxl.load_workbook(small_season)["Points"].tables["Points"].ref != "A3:K4"
 
 
@@ -464,5 +464,5 @@ def test_share_by_club_lists_the_players_without_a_club(tmp_path, capsys):
                                        ("Open", "Chloé", 3, None, None)])
     path = book_io.save_atomic(wb, tmp_path / "clubs.xlsx")
     assert main(["share", str(path), "--clubs", str(tmp_path / "clubs")]) == 0
-    assert ("Attention : 2 joueurs sans club, dans aucun classeur de club (ajoutez-les à la table « Joueurs » si "
+    assert ("  - 2 joueurs sans club, dans aucun classeur de club (ajoutez-les à la table « Joueurs » si "
             "c'est un oubli) : Alice, Chloé.") in capsys.readouterr().err
