@@ -349,10 +349,12 @@ class Window:
         self.messages.configure(state="normal")
         if outcome.error:
             self.messages.insert("end", outcome.error + "\n", "erreur")
-        for warning in outcome.warnings:
-            self.messages.insert("end", f"Attention : {warning}\n", "attention")
         for line in outcome.lines:
             self.messages.insert("end", line + "\n")
+        if outcome.warnings:  # after the summary, under their own heading, as the command line shows them
+            self.messages.insert("end", f"\nÀ vérifier ({len(outcome.warnings)}) :\n", "attention")
+        for warning in outcome.warnings:
+            self.messages.insert("end", f"  - {warning}\n", "attention")
         self.messages.configure(state="disabled")
         for problem in outcome.problems:
             where = f"{problem.sheet}!{problem.cell}" if problem.cell else (
