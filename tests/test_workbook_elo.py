@@ -9,14 +9,14 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import table_rows
+
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import Book
 from xlcircuit.workbook import elo as elo_book
-from xlcircuit.workbook.sheets import CLUB_COLOUR
 from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.sheets import CLUB_COLOUR
 from xlcircuit.workbook.tables import type_rows
 
 D1, D2 = dt.date(2025, 9, 1), dt.date(2025, 9, 8)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from conftest import table_rows, write_season
 from openpyxl.chart import BarChart, Reference
 from openpyxl.comments import Comment
 from openpyxl.drawing.image import Image
@@ -19,7 +20,6 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.table import TableColumn
 from PIL import Image as PILImage
 
-from conftest import table_rows, write_season
 from xlcircuit.errors import WorkbookError, WorkbookProblems
 from xlcircuit.mechanics import format_half_up, round_half_up
 from xlcircuit.workbook import Book, federation_of

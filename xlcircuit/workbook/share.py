@@ -11,7 +11,7 @@ import datetime as dt
 import re
 import tempfile
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 import openpyxl
 
@@ -20,6 +20,9 @@ from ..mechanics import format_half_up
 from . import libreoffice
 from .io import Book, save_atomic
 from .tables import FORMULA_STARTS, Output, Problems, TableSpec, write_outputs
+
+if TYPE_CHECKING:  # the package imports this module: the interface is only named here
+    from . import FederationWorkbook
 
 #: The per-club workbook's own tables (their columns are those of the federation's tables).
 MY_CLUB = TableSpec("Mon club", "MonClub", ())
@@ -50,7 +53,7 @@ def _unique(folder: Path, stem: str, suffix: str, taken: set[str]) -> Path:
     return folder / candidate
 
 
-def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> dict[str, Path]:
+def share_clubs(book: Book, module: FederationWorkbook, folder: Path, day: dt.date | None = None) -> dict[str, Path]:
     """One workbook per club: the full standings with the club's players highlighted, a ``Mon club``
     sheet with only them, and their result lines."""
     summary = module.compute(book)
@@ -113,7 +116,7 @@ def _csv_value(value: object, number_format: str | None, french: bool = False) -
     return "'" + text if text.startswith(_CSV_PROTECT) else text
 
 
-def shared_tables(module: ModuleType, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+def shared_tables(module: FederationWorkbook, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """Every table a federation publishes: its outputs, then the tables laid out apart (TORRES' groups)."""
     tables = list(module.outputs(summary, club=club, day=day))
     if hasattr(module, "group_outputs"):
@@ -127,7 +130,7 @@ def _csv_name(output: Output, outputs: list[Output]) -> str:
     return safe_filename(output.spec.sheet if alone else output.spec.name)
 
 
-def share_csv(book: Book, module: ModuleType, folder: Path, french: bool = True) -> list[Path]:
+def share_csv(book: Book, module: FederationWorkbook, folder: Path, french: bool = True) -> list[Path]:
     """Each published table as CSV with a header row, numbers as the workbook displays them.
 
     ``french`` (the default): what a French Excel opens with a double click: ``;`` between values, decimal
@@ -148,7 +151,7 @@ def share_csv(book: Book, module: ModuleType, folder: Path, french: bool = True)
     return written
 
 
-def share_pdf(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> Path:
+def share_pdf(book: Book, module: FederationWorkbook, folder: Path, day: dt.date | None = None) -> Path:
     """The standings as PDF (and TORRES' group tables, a group a page), printed by LibreOffice: A4, French
     number formats, text at a readable size, the header row and the names repeated on every page."""
     libreoffice.require()

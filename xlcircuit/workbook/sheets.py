@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 from collections import defaultdict
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Container, Iterable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 import openpyxl
 from openpyxl.styles import Font
@@ -23,7 +24,17 @@ from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_text, put, read_table, type_rows, write_outputs,
+    Column,
+    Output,
+    Problems,
+    Record,
+    TableSpec,
+    add_input_table,
+    as_text,
+    put,
+    read_table,
+    type_rows,
+    write_outputs,
 )
 
 #: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
@@ -285,6 +296,12 @@ def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club
     if club is None:
         return {i: PODIUM[row[0]] for i, row in enumerate(rows) if row[0] in PODIUM}
     return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(row[1]) == club}
+
+
+def percents(weights: Sequence[float], last: str = ", ") -> str:
+    """Weights as a guide states them: ``100, 80, 40, 20`` (``last`` joins the last two: `` et ``)."""
+    shown = [format_half_up(w * 100, 0) for w in weights]
+    return shown[0] if len(shown) < 2 else ", ".join(shown[:-1]) + last + shown[-1]
 
 
 def decimal_comma(x: float, digits: int) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.formatting.rule import DataBarRule
@@ -356,7 +356,7 @@ def _ordinal(value: object) -> int | None:
     if match is None:
         return None
     number, suffix = int(match.group(1)), match.group(0)[len(match.group(1)):].strip()
-    if suffix in ("er", "re", "ere") and number != 1 or suffix.startswith("nd") and number != 2:
+    if (suffix in ("er", "re", "ere") and number != 1) or (suffix.startswith("nd") and number != 2):
         return None  # "3er", "5nd": not an ordinal
     return number
 
@@ -474,7 +474,7 @@ class Output:
     title: str | None = None  # written two rows above the table
     highlights: dict[int, str] = field(default_factory=dict)  # row index -> fill colour (RRGGBB)
     #: (row index, column index) -> the look of one cell (a weighted or set-aside result).
-    marks: dict[tuple[int, int], "Mark"] = field(default_factory=dict)
+    marks: dict[tuple[int, int], Mark] = field(default_factory=dict)
     notes: Sequence[str] = ()  # legend lines printed under the table
     repeat_columns: int = 0  # leading columns (rank, name) repeated on every page when columns spill over
 
