@@ -10,8 +10,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import write_season
+
 from xlcircuit import tdf
 from xlcircuit.cli import main
 from xlcircuit.errors import XlcircuitError
@@ -84,7 +84,7 @@ def test_an_unranked_person_is_told_why(two_tournaments):
 
 
 def test_an_unknown_name_is_refused_with_the_names_that_come_close():
-    with pytest.raises(XlcircuitError, match="« Davide » n'est pas dans ce classeur.*« David »"):
+    with pytest.raises(XlcircuitError, match=r"« Davide » n'est pas dans ce classeur.*« David »"):
         find_player("Davide", ["David", "Daniel", "Zoé"])
     assert find_player("zoe", ["David", "Zoé"]) == "Zoé"
 

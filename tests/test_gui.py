@@ -175,7 +175,8 @@ def test_check_then_share_from_the_window(window, demo_path):
     run_action(window, window.buttons["check"])
     text = window.messages.get("1.0", "end")
     assert "saison.xlsx est correct : 11 tournois, 84 personnes, 61 classées." in text
-    assert "Attention : Doublon dans « Tournoi de Toulouse »" in text
+    assert "À vérifier (" in text and "  - Doublon dans « Tournoi de Toulouse »" in text
+    assert text.index("À vérifier (") > text.index("est correct")  # the summary first, as on the command line
     assert float(window.progress.cget("value")) == 1.0 and not window.problems.get_children()
     assert filled_leader(demo_path) is None  # Vérifier writes nothing
 

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import need_libreoffice, sheets_as_csv, write_season
+
 from xlcircuit.workbook import Book, libreoffice
 from xlcircuit.workbook import tdf as tdf_book
+
 
 def table(rows: list[list[str]], first_header: str) -> list[list[str]]:
     """The rows of a sheet's table, from its header row (a title stands above it) to the blank row before

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import need_libreoffice, write_season
+
 from xlcircuit.workbook import FEDERATIONS, Book, libreoffice, share
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
@@ -30,7 +30,7 @@ def text_sizes(pdf: Path) -> list[tuple[float, str]]:
     for page in pypdf.PdfReader(pdf).pages:
         found: list[tuple[float, str]] = []
 
-        def visit(text, cm, tm, font, size):
+        def visit(text, cm, tm, font, size, found=found):
             if text.strip():
                 c, d = tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3]
                 found.append((size * (c * c + d * d) ** 0.5, text.strip()[:40]))

@@ -9,16 +9,15 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from hypothesis import given, strategies as st
-
 from conftest import table_dicts, write_season
+from hypothesis import given
+from hypothesis import strategies as st
+
 from xlcircuit.cli import main
 from xlcircuit.mechanics import round_half_up, rounded_parts
-from xlcircuit.workbook import FEDERATIONS, Book
-from xlcircuit.workbook import tables
+from xlcircuit.workbook import FEDERATIONS, Book, tables
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.io import save_atomic
-
 
 # --- rounding that adds up -------------------------------------------------------------------
 

@@ -8,15 +8,14 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import table_dicts, write_season
-from xlcircuit.workbook.examples import load
+
 from xlcircuit.cli import main
 from xlcircuit.errors import XlcircuitError
-from xlcircuit.workbook import Book, share
+from xlcircuit.workbook import Book, share, tables
 from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.workbook.examples import load
 from xlcircuit.workbook.sheets import CLUB_COLOUR
-from xlcircuit.workbook import tables
 from xlcircuit.workbook.tables import chart_title, type_rows
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import sheets_as_csv, table_rows
+
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import FEDERATIONS, Book, tables
 from xlcircuit.workbook.io import save_atomic

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import table_rows
+
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import Book
 from xlcircuit.workbook import elo as elo_book
-from xlcircuit.workbook.sheets import CLUB_COLOUR
 from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.sheets import CLUB_COLOUR
 from xlcircuit.workbook.tables import type_rows
 
 D1, D2 = dt.date(2025, 9, 1), dt.date(2025, 9, 8)
@@ -180,7 +180,7 @@ def test_formula_like_names_stay_text(tmp_path):
 
 def test_names_differing_by_case_are_warned(tmp_path):
     summary = elo_book.compute(Book(workbook(tmp_path / "noms.xlsx", [(D1, 1, "Léa", 1), (D1, 1, "lea", 2)])))
-    assert any("« Léa » et « lea »" in w for w in summary.warnings)
+    assert any("« Léa » (Parties!C2) et « lea » (Parties!C3) sont-ils la même personne" in w for w in summary.warnings)
 
 
 def test_clubs_and_report(tmp_path):

@@ -6,9 +6,6 @@ import hashlib
 import io
 import os
 import random
-import signal
-import subprocess
-import sys
 import time
 import zipfile
 from pathlib import Path
@@ -18,10 +15,9 @@ import openpyxl.xml
 import pytest
 from openpyxl.chart import BarChart, Reference
 
-from conftest import leader, table_rows, write_season
+from conftest import leader
 from xlcircuit.workbook.examples import load
 
-import generate  # benchmarks/generate.py, on the path by conftest
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookError
 from xlcircuit.workbook import Book, io as book_io
@@ -151,23 +147,6 @@ def test_a_locked_workbook_is_reported_in_one_sentence(small_season, monkeypatch
     assert err == "petite.xlsx est ouvert dans un autre programme (Excel ?) : fermez-le et relancez."
     assert digest(small_season) == before
     assert leftovers(small_season.parent) == []
-
-
-def test_a_fill_killed_at_any_moment_leaves_a_workbook_that_opens(tmp_path):
-    tournois, resultats = generate.tdf(40)
-    path = write_season(tmp_path / "grande.xlsx", tournois, resultats)
-    original = table_rows(openpyxl.load_workbook(path)["Résultats"], "Resultats")
-    rng = random.Random(7)
-    for _ in range(8):
-        run = subprocess.Popen([sys.executable, "-m", "xlcircuit", "fill", str(path)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.2, 1.6))
-        run.send_signal(signal.SIGKILL)
-        run.wait()
-        wb = openpyxl.load_workbook(path)  # opens: never half-written
-        assert table_rows(wb["Résultats"], "Resultats") == original
-        for stale in leftovers(tmp_path):  # a killed process cannot clean up after itself
-            stale.unlink()
 
 
 # --- what openpyxl cannot keep ---------------------------------------------------------------

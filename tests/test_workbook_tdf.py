@@ -9,6 +9,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from conftest import table_rows, write_season
 from openpyxl.chart import BarChart, Reference
 from openpyxl.comments import Comment
 from openpyxl.drawing.image import Image
@@ -19,7 +20,6 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.table import TableColumn
 from PIL import Image as PILImage
 
-from conftest import table_rows, write_season
 from xlcircuit.errors import WorkbookError, WorkbookProblems
 from xlcircuit.mechanics import format_half_up, round_half_up
 from xlcircuit.workbook import Book, federation_of
@@ -368,7 +368,7 @@ def test_a_moved_input_table_is_still_found(tmp_path, small_season):
     assert summary.tournaments[0].record.cells["Tournoi"] == "C5"
 
 
-def test_rows_typed_just_under_an_input_table_are_not_silently_ignored(small_season):
+def test_rows_typed_just_under_an_input_table_are_taken_in_with_a_warning(small_season):
     wb = openpyxl.load_workbook(small_season)
     ws = wb["Résultats"]
     last = int(ws.tables["Resultats"].ref.split(":")[1][1:])
@@ -376,5 +376,8 @@ def test_rows_typed_just_under_an_input_table_are_not_silently_ignored(small_sea
     ws.cell(last + 1, 2, "Zoé")
     ws.cell(last + 1, 3, 4)
     wb.save(small_season)
-    with pytest.raises(WorkbookProblems, match=f"Résultats!A{last + 1} : la ligne {last + 1}, juste sous la table"):
-        tdf_book.compute(Book(small_season))
+    book = Book(small_season)
+    summary = tdf_book.compute(book)
+    assert "Zoé" in {entry.line.player for entry in summary.entries}
+    assert book.warnings == [f"Résultats : la ligne {last + 1}, tapée sous la table « Resultats », est prise dans "
+                             "la table (LibreOffice ne l'agrandit pas) : vérifiez qu'elle en fait bien partie."]

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from conftest import need_libreoffice, sheets_as_csv, table_dicts, table_rows
 from openpyxl.utils import range_boundaries
 
-from conftest import need_libreoffice, sheets_as_csv, table_dicts, table_rows
 from xlcircuit import torres
-from xlcircuit.workbook.examples import load
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.udfs import TORRES_VP
 from xlcircuit.workbook import Book, libreoffice
 from xlcircuit.workbook import torres as torres_book
+from xlcircuit.workbook.examples import load
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import Output, TableSpec, type_rows, write_outputs
 
@@ -116,7 +116,8 @@ def test_general_standings_one_table_sorted_with_every_tie_breaker(filled):
             assert {r["Matchs"] for r in active} == {6}
     d1 = [r for r in rows if r["Division"] == 1]
     assert d1[0]["Mouvement"] == "champion"
-    assert (d1[-1]["Joueur"], d1[-1]["Statut"], d1[-1]["Mouvement"], d1[-1]["Matchs"]) == ("Gaspard", "forfait", "forfait", 2)
+    last = d1[-1]
+    assert (last["Joueur"], last["Statut"], last["Mouvement"], last["Matchs"]) == ("Gaspard", "forfait", "forfait", 2)
     # D2 group 2 has neither a fictitious nor a delayed player: each of its 15 matches gives 8 + 4 + 2 + 1.
     assert sum(r["Points de victoire"] for r in rows if (r["Division"], r["Groupe"]) == (2, 2)) == 15 * 15
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from .errors import InvalidInput, Violation, raise_first
 from .mechanics import competition_ranks_by, rank_key, weighted_best
@@ -85,7 +86,7 @@ class Power(Enum):
         return 4 if self is Power.RUSSIA else 3
 
     @classmethod
-    def parse(cls, text: object) -> "Power":
+    def parse(cls, text: object) -> Power:
         """The country named by ``text`` (any case, accents optional, English names accepted)."""
         key = fold("" if text is None else str(text))
         for power in cls:
@@ -103,7 +104,7 @@ class Category(Enum):
     MACHIAVELLIAN = "plus machiavélique"
 
     @classmethod
-    def parse(cls, text: object) -> "Category":
+    def parse(cls, text: object) -> Category:
         """The category named by ``text``, in full or by its last word (``diplomate``, ``stratege``)."""
         key = fold("" if text is None else str(text)).removeprefix("le ")
         for category in cls:
@@ -290,9 +291,9 @@ def final_weights(round_scores: dict[int, float]) -> dict[int, float]:
     otherwise 100/100/80 % or 100/100/80/40 %, best score first (equal scores: the earlier round first)."""
     weights = FINAL_WEIGHTS.get(len(round_scores))
     if weights is None:
-        return {r: 1.0 for r in round_scores}
+        return dict.fromkeys(round_scores, 1.0)
     order = sorted(round_scores, key=lambda r: (-round_scores[r], r))
-    return {r: w for r, w in zip(order, weights)}
+    return dict(zip(order, weights))
 
 
 def total_score(final: float, top_board: bool = False, bonus: float = 0.0) -> float:

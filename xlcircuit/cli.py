@@ -151,7 +151,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     book = Book(args.file)
     module = federation_of(book, args.federation)
     summary = module.compute(book)
-    warnings = unkept_warnings(book, None) + summary.warnings
+    warnings = unkept_warnings(book, None) + book.warnings + summary.warnings
     verdict = (f"{book.path.name} est correct, avec {len(warnings)} point{'s' if len(warnings) > 1 else ''} "
                "à vérifier (ci-dessous)" if warnings else f"{book.path.name} est correct")
     _report(module, summary, verdict)
@@ -167,12 +167,12 @@ def cmd_fill(args: argparse.Namespace) -> int:
         module = federation_of(book, args.federation)
         summary = module.fill(book, progress.step)
         progress.step("enregistrement")
-        target = book.save(args.output)
+        target = book.save(args.output, force=args.force)
     finally:
         progress.close()
     _report(module, summary, f"Classeur rempli : {target}")
     _hint(empty_hint(book, module))
-    _warn(unkept_warnings(book, target) + book.notes + summary.warnings)
+    _warn(unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings)
     return 0
 
 
@@ -187,6 +187,7 @@ def cmd_share(args: argparse.Namespace) -> int:
         _say(f"{len(written)} classeurs de club écrits dans {args.clubs} :")
         for club, path in written.items():
             _say(f"  {club} : {path.name}")
+        _warn(book.warnings)
     if args.csv:
         for path in share.share_csv(book, module, Path(args.csv)):
             _say(f"CSV écrit : {path}")
@@ -258,8 +259,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
         raise XlcircuitError(f"{book.path.name} est un classeur « {module.TITLE} » : il n'a pas de calendrier "
                              "à tirer (seul le championnat TORRES en a un).")
     lines = module.schedule(book, args.seed)
-    target = book.save(args.output)
-    _warn(unkept_warnings(book, target))
+    target = book.save(args.output, force=args.force)
+    _warn(unkept_warnings(book, target) + book.warnings)
     _say(f"Calendrier écrit : {target}")
     for line in lines:
         _say(line)
@@ -486,11 +487,18 @@ def add_new(commands: Subcommands) -> None:
     new.add_argument("--force", action="store_true", help="écraser le fichier s'il existe")
 
 
+def force_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true",
+                        help="écrire même si le fichier verrou d'Excel ou de LibreOffice dit FICHIER ouvert "
+                             "(un verrou resté après une panne)")
+
+
 def add_fill(commands: Subcommands) -> None:
     fill = command(commands, "fill", cmd_fill, "calcule et écrit les points et classements d'un classeur")
     workbook_argument(fill, "le classeur (.xlsx) à remplir")
     output_option(fill)
     federation_option(fill)
+    force_option(fill)
 
 
 def add_check(commands: Subcommands) -> None:
@@ -531,6 +539,7 @@ def add_schedule(commands: Subcommands) -> None:
                                "même calendrier)")
     output_option(schedule)
     federation_option(schedule)
+    force_option(schedule)
 
 
 def add_demo(commands: Subcommands) -> None:
@@ -611,6 +620,9 @@ def main(argv: list[str] | None = None) -> int:
     except XlcircuitError as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: saves are atomic, so nothing is half-written
+        print("Interrompu (Ctrl-C) : aucun classeur n'est resté à moitié écrit.", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # output piped into a command that stopped reading (| head)
         sys.stderr.close()
         return 0

@@ -80,7 +80,7 @@ def check(path: Path, federation: str | None = None, progress: Progress = _nothi
     summary = module.compute(book)
     hint = empty_hint(book, module)
     return Outcome(_summary_lines(module, summary, f"{book.path.name} est correct") + ([hint] if hint else []),
-                   unkept_warnings(book, None) + summary.warnings, result=book.path)
+                   unkept_warnings(book, None) + book.warnings + summary.warnings, result=book.path)
 
 
 def fill(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
@@ -96,7 +96,7 @@ def fill(path: Path, federation: str | None = None, progress: Progress = _nothin
     target = book.save()
     hint = empty_hint(book, module)
     return Outcome(_summary_lines(module, summary, f"Classeur rempli : {target.name}") + ([hint] if hint else []),
-                   unkept_warnings(book, target) + summary.warnings, result=target)
+                   unkept_warnings(book, target) + book.warnings + summary.warnings, result=target)
 
 
 def share_folder(path: Path) -> Path:
@@ -349,10 +349,12 @@ class Window:
         self.messages.configure(state="normal")
         if outcome.error:
             self.messages.insert("end", outcome.error + "\n", "erreur")
-        for warning in outcome.warnings:
-            self.messages.insert("end", f"Attention : {warning}\n", "attention")
         for line in outcome.lines:
             self.messages.insert("end", line + "\n")
+        if outcome.warnings:  # after the summary, under their own heading, as the command line shows them
+            self.messages.insert("end", f"\nÀ vérifier ({len(outcome.warnings)}) :\n", "attention")
+        for warning in outcome.warnings:
+            self.messages.insert("end", f"  - {warning}\n", "attention")
         self.messages.configure(state="disabled")
         for problem in outcome.problems:
             where = f"{problem.sheet}!{problem.cell}" if problem.cell else (

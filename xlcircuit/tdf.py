@@ -7,14 +7,21 @@ Nothing is rounded here ("sans arrondi"); rounding is for display only.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Mapping, Sequence
 
 from .errors import InvalidInput
 from .mechanics import (
-    competition_ranks, effective_places, format_half_up, rank_key, share_ties, shared_value, tie_sizes,
-    weighted_best, weights_from,
+    competition_ranks,
+    effective_places,
+    format_half_up,
+    rank_key,
+    share_ties,
+    shared_value,
+    tie_sizes,
+    weighted_best,
+    weights_from,
 )
 from .text import fold
 
@@ -42,7 +49,7 @@ class Kind(Enum):
         return self in (Kind.MAJOR, Kind.MAJOR_ONLINE)
 
     @classmethod
-    def parse(cls, text: object) -> "Kind":
+    def parse(cls, text: object) -> Kind:
         """The kind named by ``text`` (any case, accents optional); blank is ``normal``."""
         key = fold("" if text is None else str(text)) or "normal"
         for kind in cls:
@@ -61,7 +68,7 @@ class Role(Enum):
     CANCELLED = "annulé"  # present when the tournament was cancelled at the last minute
 
     @classmethod
-    def parse(cls, text: object) -> "Role | None":
+    def parse(cls, text: object) -> Role | None:
         """The role named by ``text`` (any case, accents optional); blank or ``joueur`` is None."""
         key = fold("" if text is None else str(text))
         if key in ("", "joueur", "joueuse"):

@@ -50,6 +50,7 @@ class FederationWorkbook(Protocol):
     fill: Run  # compute, then rewrite the published tables (in memory)
     def outputs(self, summary: Any, club: str | None = None, day: dt.date | None = None) -> list[Output]: ...
     def report(self, summary: Any) -> list[str]: ...  # what check and fill print (French)
+    def explain(self, summary: Any, wanted: str) -> list[str]: ...  # ``xlcircuit explain``: a player's points
     schedule: Callable[[Book, int | None], list[str]] | None  # ``xlcircuit schedule``, for TORRES only
 
 

@@ -12,22 +12,47 @@ from dataclasses import dataclass, field
 from openpyxl.workbook.workbook import Workbook
 
 from .. import cdf, limits
+from ..errors import InvalidInput, Problem, Violation, WorkbookProblems
 from ..federations import federation
 from ..mechanics import rounded_parts
-from .examples import load
-from ..errors import InvalidInput, Problem, Violation, WorkbookProblems
 from ..text import fold, in_words
+from .examples import load
+from .explain import find_player, nth, summed
 from .io import Book
 from .package import Owned
 from .procedure import Steps
 from .sheets import (
-    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, spelling_warnings,
-    start_workbook, title, top_lines,
+    at_cell,
+    club_of,
+    decimal_comma,
+    fill_step,
+    finish_workbook,
+    parameters_table,
+    parse_cell,
+    percents,
+    podium_or_club,
+    read_parameters,
+    read_players,
+    spelling_warnings,
+    start_workbook,
+    title,
+    top_lines,
 )
-from .sheets import fill_step
 from .tables import (
-    Column, Mark, Output, Problems, Record, TableSpec, as_date, as_number, as_text, as_whole, as_yes_no,
-    count, read_table, type_rows,
+    Column,
+    Mark,
+    Output,
+    Problems,
+    Record,
+    TableSpec,
+    as_date,
+    as_number,
+    as_text,
+    as_whole,
+    as_yes_no,
+    count,
+    read_table,
+    type_rows,
 )
 
 INFO = federation("cdf")  # code, French title, template and example file
@@ -384,7 +409,7 @@ def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
     if not players and lines:
         warnings.append("La table Joueurs est vide : pas d'équipes, de dates de naissance ni d'étrangers "
                         "pour départager.")
-    return warnings + spelling_warnings(line.seat.player for line in lines)
+    return warnings + spelling_warnings((line.seat.player, at_cell(line.record, "Joueur")) for line in lines)
 
 
 @dataclass
@@ -548,13 +573,14 @@ def standings_marks(summary: Summary) -> dict[tuple[int, int], Mark]:
     return marks
 
 
+_TOP_BONUS = percents([cdf.TOP_BOARD_BONUS])
 STANDINGS_NOTES = (
-    "Ronde 1 à 4 : ce que la ronde compte dans le score final : avec 4 rondes, 100, 100, 80 et 40 % des scores "
-    "de ronde,",
-    "du meilleur au moins bon ; avec 3, 100, 100 et 80 % ; avec moins, 100 % (en italique sur fond jaune : "
-    "moins de 100 %).",
-    "Score final : la somme des rondes. Total : le score final + 15 % pour les joueurs de la table finale, "
-    "plus le bonus.",
+    f"Ronde 1 à {cdf.ROUNDS} : ce que la ronde compte dans le score final : avec {cdf.ROUNDS} rondes, "
+    f"{percents(cdf.FINAL_WEIGHTS[cdf.ROUNDS], ' et ')} % des scores de ronde,",
+    f"du meilleur au moins bon ; avec {cdf.QUALIFYING_ROUNDS}, {percents(cdf.FINAL_WEIGHTS[cdf.QUALIFYING_ROUNDS], ' et ')} % ; "
+    "avec moins, 100 % (en italique sur fond jaune : moins de 100 %).",
+    f"Score final : la somme des rondes. Total : le score final + {_TOP_BONUS} % pour les joueurs de la table "
+    "finale, plus le bonus.",
     "Le vainqueur de la table finale est champion et 1er quel que soit son total ; le score de chaque partie : "
     "feuille « Scores ».",
 )
@@ -625,3 +651,44 @@ STEPS = Steps(FEDERATION, lambda wb: OUTPUTS, read, summarise, outputs,
               rewritten=Owned.of(OUTPUTS))
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+
+
+# --- the explanation of a player's points (xlcircuit explain) -------------------------------------
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    ch = summary.championship
+    player = find_player(wanted, [s.player for s in ch.standings])
+    standing = next(s for s in ch.standings if s.player == player)
+    counted, weights = _counted_rounds(standing)
+    lines = [f"{player} — {summary.name or TITLE}",
+             "Score final (§IV.3a) : les scores de ronde, du meilleur au moins bon, à "
+             f"{percents(cdf.FINAL_WEIGHTS[cdf.ROUNDS], ' et ')} % ({cdf.QUALIFYING_ROUNDS} rondes : "
+             f"{percents(cdf.FINAL_WEIGHTS[cdf.QUALIFYING_ROUNDS])} % ; moins : 100 %) ; table finale : "
+             f"+ {_TOP_BONUS} % (§III.4).", ""]
+    for (ronde, table), games in sorted(ch.boards.items(), key=lambda item: (item[0][0], _order(item[0][1]))):
+        for g in games:
+            if g.seat.player == player:
+                power = f"{g.seat.power.value}, " if g.seat.power else ""
+                out = f", éliminé après {g.seat.survived} ans" if g.seat.eliminated else ""
+                lines.append(f"  Ronde {ronde}, table {table} : {power}{count(g.seat.centres, 'centre')}{out} → score "
+                             f"{decimal_comma(g.score, 2)}")
+    lines.append("")
+    for r in sorted(standing.rounds):
+        lines.append(f"  Ronde {r} : score de la ronde {decimal_comma(standing.rounds[r], 2)} × {decimal_comma(weights[r] * 100, 0)} % = "
+                     f"{decimal_comma(counted[r], 2)}")
+    final = decimal_comma(standing.final, 2)
+    lines.append(f"Score final : {summed([counted[r] for r in sorted(counted)], 2, final)}")
+    total = decimal_comma(standing.total, 2)
+    if standing.top_board:
+        bonus = f" + bonus {decimal_comma(standing.bonus, 2)}" if standing.bonus else ""
+        lines.append(f"Table finale : {final} × {decimal_comma(1 + cdf.TOP_BOARD_BONUS, 2)}{bonus} = {total}")
+    elif standing.bonus:
+        lines.append(f"Bonus : {final} + {decimal_comma(standing.bonus, 2)} = {total}")
+    champion = " : champion de France (vainqueur de la table finale, 1er quel que soit son total)" \
+        if standing.champion else ""
+    lines.append(f"Place : {nth(standing.place)}{champion}.")
+    lines.append(f"Total au classement : {total}")
+    return lines

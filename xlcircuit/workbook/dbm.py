@@ -11,21 +11,47 @@ from dataclasses import dataclass, field
 from openpyxl.workbook.workbook import Workbook
 
 from .. import dbm, limits
+from ..errors import Problem
 from ..federations import federation
 from ..mechanics import rounded_parts
-from .examples import load
-from ..errors import Problem
 from ..text import fold, in_words
+from .examples import load
+from .explain import find_player, nth, summed, when
 from .io import Book
 from .package import Owned
 from .procedure import Steps
 from .sheets import (
-    club_of, decimal_comma, finish_workbook, read_players, parameters_table, read_parameters, parse_cell, podium_or_club, season_years, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
+    club_of,
+    decimal_comma,
+    fill_step,
+    finish_workbook,
+    parameters_table,
+    parse_cell,
+    podium_or_club,
+    read_parameters,
+    read_players,
+    season_years,
+    spelling_warnings,
+    start_workbook,
+    title,
+    top_lines,
+    tournament_and_player,
+    tournament_name,
 )
-from .sheets import fill_step
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_text, as_yes_no,
-    count, read_table, type_rows,
+    Column,
+    Output,
+    Problems,
+    Record,
+    TableSpec,
+    as_date,
+    as_number,
+    as_positive_int,
+    as_text,
+    as_yes_no,
+    count,
+    read_table,
+    type_rows,
 )
 
 INFO = federation("dbm")  # code, French title, template and example file
@@ -593,3 +619,51 @@ STEPS = Steps(FEDERATION, lambda wb: _OUTPUTS, read, summarise, outputs,
               rewritten=Owned.of(_OUTPUTS))
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+
+
+# --- the explanation of a player's points (xlcircuit explain) -------------------------------------
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    report = summary.report
+    results = [r for t in summary.tournaments for r in report.results.get(t.name, [])]
+    player = find_player(wanted, [r.player for r in results])
+    record = report.records.get(player)
+    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
+             "Résultat d'une poule (RFJ) : VFT / 2^(4 × (place - 1) / NJT) ; VFT, la valeur de la poule "
+             "(feuille « Valeurs ») ; ex aequo : la moyenne de leurs places.",
+             "Tableau 1 : les joueurs d'au moins trois tournois, par la somme de leurs quatre meilleurs résultats.",
+             ""]
+    dates = {t.name: t.date for t in summary.tournaments}
+    for r in (r for r in results if r.player == player):
+        value = report.values.get(r.tournament)
+        if r.referee:
+            what = "arbitre : prime d'arbitrage (moitié de la VFT, 100 au plus)"
+        else:
+            tie = f", ex aequo à {r.tied}" if r.tied and r.tied > 1 else ""
+            what = f"{nth(r.effective)}{tie} sur {value.njt if value else '?'} (NJT)"
+            what += f", joue en classe {r.vaj.letter}" if r.vaj else ""
+        vft = f" ; VFT {decimal_comma(value.vft, 2)}" if value else ""
+        remark = _remark(r, summary)
+        lines.append(f"  {when(dates.get(r.tournament))}  {r.tournament} : {what}{vft} → RFJ {decimal_comma(r.points, 2)} ; "
+                     f"{'compté' if r.counted else 'non compté (hors des quatre meilleurs)'}"
+                     + (f" ({remark})" if remark else ""))
+    lines.append("")
+    if record is None:
+        lines.append("Hors championnat : aucun tournoi français cette saison.")
+        return lines
+    parts = rounded_parts(list(record.best), 2)
+    total = decimal_comma(record.total, 2)
+    lines.append(f"Somme des {len(parts)} meilleurs : {summed(parts, 2, total)}")
+    place = next((r.place for r in report.tableau1 if r.record.player == player), None)
+    if place is None:
+        lines.append(f"Occasionnel : {record.tournaments} tournoi{'s' if record.tournaments > 1 else ''} ; il en "
+                     "faut trois pour figurer au tableau 1.")
+        lines.append(f"Total (hors tableau 1) : {total}")
+    else:
+        star = " (* : trois tournois seulement)" if record.three_only else ""
+        lines.append(f"Tableau 1 : {nth(place)}{star}.")
+        lines.append(f"Total au tableau 1 : {total}")
+    return lines

@@ -10,20 +10,42 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from .. import elo
-from ..federations import federation
-from .examples import load
 from ..errors import InvalidInput
+from ..federations import federation
 from ..text import fold, in_words
+from .examples import load
+from .explain import find_player, nth, signed, summed, when
 from .io import Book
 from .package import Owned
 from .procedure import Steps
 from .sheets import (
-    CLUBS, finish_workbook, parameters_table, read_parameters, parse_cell, podium_or_club, read_clubs, spelling_warnings,
-    start_workbook, title, top_lines,
+    CLUBS,
+    at_cell,
+    decimal_comma,
+    fill_step,
+    finish_workbook,
+    parameters_table,
+    parse_cell,
+    podium_or_club,
+    read_clubs,
+    read_parameters,
+    spelling_warnings,
+    start_workbook,
+    title,
+    top_lines,
+    unmatched_players,
 )
-from .sheets import fill_step
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, as_date, as_number, as_text, count, read_table,
+    Column,
+    Output,
+    Problems,
+    Record,
+    TableSpec,
+    as_date,
+    as_number,
+    as_text,
+    count,
+    read_table,
     type_rows,
 )
 
@@ -220,12 +242,8 @@ def _games(entries: list[Entry], problems: Problems) -> list[elo.Game]:
 
 
 def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
-    warnings = spelling_warnings(entry.player for entry in entries)
-    players = {entry.player for entry in entries}
-    strangers = sorted(p for p in clubs if p not in players)
-    if strangers:
-        warnings.append(f"Joueurs de la table « Joueurs » sans aucune partie : {', '.join(strangers)}.")
-    return warnings
+    warnings = spelling_warnings((entry.player, at_cell(entry.record, "Joueur")) for entry in entries)
+    return warnings + unmatched_players(clubs, {entry.player for entry in entries}, "aucune partie")
 
 
 @dataclass
@@ -320,3 +338,34 @@ STEPS = Steps(FEDERATION, lambda wb: (HISTORIQUE, CLASSEMENT), read, summarise, 
               rewritten=Owned.of((HISTORIQUE, CLASSEMENT)))
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+
+
+# --- the explanation of a player's points (xlcircuit explain) -------------------------------------
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    history = summary.history
+    player = find_player(wanted, [s.player for s in history.standings])
+    standing = next(s for s in history.standings if s.player == player)
+    lines = [f"{player} — {TITLE}{' : ' + summary.name if summary.name else ''}",
+             f"Départ : {elo.START}. Chaque partie : variation = K × (obtenu - attendu), arrondie au plus "
+             "proche ; le seul premier gagne au moins 1 point, le seul dernier en perd au moins 1 ; jamais sous 100.",
+             ""]
+    deltas = []
+    for line in history.lines:
+        if line.player != player:
+            continue
+        c = line.change
+        players = sum(1 for other in history.lines if other.game is line.game)
+        note = f" ({c.note})" if c.note else ""
+        lines.append(f"  {when(line.game.date)}  partie {line.game.name} : {nth(c.rank)} sur {players} ; Elo "
+                     f"{c.before} ; partie n° {c.games}, K = {c.k} ; attendu {decimal_comma(c.expected, 4)}, obtenu "
+                     f"{decimal_comma(c.score, 4)} → {decimal_comma(c.raw, 2)} → {signed(c.delta)}{note} ; Elo {c.after}")
+        deltas.append(c.delta)
+    lines.append("")
+    lines.append(f"Somme : {summed([elo.START] + deltas, 0, str(standing.rating))}")
+    lines.append(f"Rang : {standing.rank} ; palier : {tier_text(standing)}.")
+    lines.append(f"Elo au classement : {standing.rating}")
+    return lines

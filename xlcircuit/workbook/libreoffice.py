@@ -17,8 +17,10 @@ TIMEOUT = 300  # seconds; a conversion usually takes two
 FRENCH_PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>fr-FR</value></prop></item>
-<item oor:path="/org.openoffice.Office.Linguistic/General"><prop oor:name="DefaultLocale" oor:op="fuse"><value>fr-FR</value></prop></item>
+<item oor:path="/org.openoffice.Setup/L10N">
+ <prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>fr-FR</value></prop></item>
+<item oor:path="/org.openoffice.Office.Linguistic/General">
+ <prop oor:name="DefaultLocale" oor:op="fuse"><value>fr-FR</value></prop></item>
 </oor:items>
 """
 

@@ -660,7 +660,8 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         xml = package.read(sheet.part)
         if strings is None and (b't="s"' in xml or b"t='s'" in xml):
             strings = shared_strings(package)
-        areas = [(b[0], b[1], b[2], b[3] + 1) for b in (t.bounds for t in tables)]
+        # A table's columns down to the sheet's end: rows typed under it are taken in, or said (tables.read_table).
+        areas = [(b[0], b[1], b[2], 1 << 20) for b in (t.bounds for t in tables)]
         ws = wb[sheet.name]
         cells = ws._cells
         for found in read_cells(xml, areas, strings or [], wb):
@@ -858,6 +859,8 @@ class Surgery:
         later = {self.counts["part"], package.workbook, rels_part(package.workbook), "_rels/.rels",
                  "[Content_Types].xml", "docProps/custom.xml"}
         later |= {r.part for r in package.rels(package.workbook) if r.type.endswith("/calcChain")}
+        grown = self._grown_tables(owned)  # input tables a fill grew over rows typed under them
+        later |= set(grown)
         types: dict[str, str] = {}  # new part -> content type
         added_sheets: list[tuple[str, str]] = []  # (name, part) of sheets the fill created
         written: list[str] = []
@@ -894,6 +897,7 @@ class Surgery:
             changed.update(book_rels)
             changed[package.workbook] = book_xml
             changed.update(self._custom(types))
+            changed.update(grown)
             changed["[Content_Types].xml"] = self._content_types(types, dropped, written)
             for info in package.infos:
                 name = info.filename
@@ -941,6 +945,24 @@ class Surgery:
             emit(rels_part(part), tostring(rels.to_tree()))
 
     # -- the entries that must change --
+
+    def _grown_tables(self, owned: list[Worksheet]) -> dict[str, bytes]:
+        """The table parts of the organiser's sheets whose range the fill changed (rows typed under a table,
+        taken in), with their new range; the rest of each part as it was."""
+        package = self.plan.package
+        titles = {ws.title for ws in owned}
+        grown = {}
+        for sheet in package.sheets:
+            if sheet.name in titles or sheet.name not in self.wb.sheetnames:
+                continue
+            models = {t.displayName.casefold(): t for t in self.wb[sheet.name].tables.values()}
+            for info in package.tables[sheet.name]:
+                model = models.get(info.name.casefold())
+                if model is None or model.ref == info.ref:
+                    continue
+                xml = package.read(info.part)
+                grown[info.part] = xml.replace(f'ref="{info.ref}"'.encode(), f'ref="{model.ref}"'.encode())
+        return grown
 
     def _styles(self) -> tuple[str, bytes] | None:
         """styles.xml with what the owned sheets added to openpyxl's lists appended (None: nothing added)."""

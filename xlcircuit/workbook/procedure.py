@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet

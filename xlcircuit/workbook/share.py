@@ -11,7 +11,7 @@ import datetime as dt
 import re
 import tempfile
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 import openpyxl
 
@@ -20,6 +20,9 @@ from ..mechanics import format_half_up
 from . import libreoffice
 from .io import Book, save_atomic
 from .tables import FORMULA_STARTS, Output, Problems, TableSpec, write_outputs
+
+if TYPE_CHECKING:  # the package imports this module: the interface is only named here
+    from . import FederationWorkbook
 
 #: The per-club workbook's own tables (their columns are those of the federation's tables).
 MY_CLUB = TableSpec("Mon club", "MonClub", ())
@@ -50,7 +53,7 @@ def _unique(folder: Path, stem: str, suffix: str, taken: set[str]) -> Path:
     return folder / candidate
 
 
-def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> dict[str, Path]:
+def share_clubs(book: Book, module: FederationWorkbook, folder: Path, day: dt.date | None = None) -> dict[str, Path]:
     """One workbook per club: the full standings with the club's players highlighted, a ``Mon club``
     sheet with only them, and their result lines."""
     summary = module.compute(book)
@@ -74,6 +77,12 @@ def share_clubs(book: Book, module: ModuleType, folder: Path, day: dt.date | Non
             Output(CLUB_POINTS, points.columns, their_points, f"{club} — résultats par tournoi"),
         ])
         written[club] = save_atomic(wb, _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken))
+    standings = _output(module.outputs(summary, day=day), module.STANDINGS)
+    alone = sorted({row[_player_column(standings)] for row in standings.rows} - set(summary.clubs) - {None}, key=str)
+    if alone:  # in no club's workbook: say so, the organiser may have forgotten them in Joueurs
+        book.warnings.append(f"{len(alone)} joueur{'s' if len(alone) > 1 else ''} sans club, dans aucun classeur de "
+                             f"club (ajoutez-les à la table « Joueurs » si c'est un oubli) : "
+                             f"{', '.join(map(str, alone))}.")
     return written
 
 
@@ -107,7 +116,7 @@ def _csv_value(value: object, number_format: str | None, french: bool = False) -
     return "'" + text if text.startswith(_CSV_PROTECT) else text
 
 
-def shared_tables(module: ModuleType, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+def shared_tables(module: FederationWorkbook, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """Every table a federation publishes: its outputs, then the tables laid out apart (TORRES' groups)."""
     tables = list(module.outputs(summary, club=club, day=day))
     if hasattr(module, "group_outputs"):
@@ -121,7 +130,7 @@ def _csv_name(output: Output, outputs: list[Output]) -> str:
     return safe_filename(output.spec.sheet if alone else output.spec.name)
 
 
-def share_csv(book: Book, module: ModuleType, folder: Path, french: bool = True) -> list[Path]:
+def share_csv(book: Book, module: FederationWorkbook, folder: Path, french: bool = True) -> list[Path]:
     """Each published table as CSV with a header row, numbers as the workbook displays them.
 
     ``french`` (the default): what a French Excel opens with a double click: ``;`` between values, decimal
@@ -142,7 +151,7 @@ def share_csv(book: Book, module: ModuleType, folder: Path, french: bool = True)
     return written
 
 
-def share_pdf(book: Book, module: ModuleType, folder: Path, day: dt.date | None = None) -> Path:
+def share_pdf(book: Book, module: FederationWorkbook, folder: Path, day: dt.date | None = None) -> Path:
     """The standings as PDF (and TORRES' group tables, a group a page), printed by LibreOffice: A4, French
     number formats, text at a readable size, the header row and the names repeated on every page."""
     libreoffice.require()

@@ -8,9 +8,11 @@ Only the shape is shared here; every federation's tables, words and rules stay i
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 from collections import defaultdict
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Container, Iterable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 import openpyxl
 from openpyxl.styles import Font
@@ -22,7 +24,17 @@ from ..mechanics import format_half_up
 from ..text import fold
 from .io import Book, mark_federation
 from .tables import (
-    Column, Output, Problems, Record, TableSpec, add_input_table, as_text, put, read_table, type_rows, write_outputs,
+    Column,
+    Output,
+    Problems,
+    Record,
+    TableSpec,
+    add_input_table,
+    as_text,
+    put,
+    read_table,
+    type_rows,
+    write_outputs,
 )
 
 #: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
@@ -47,7 +59,8 @@ S = TypeVar("S")
 def parameters_table(sheet: str, name: str = "Parametres", value_width: float = 30,
                      required: bool = False) -> TableSpec:
     """A Paramètre/Valeur input table, the one :func:`start_workbook` puts on the first sheet."""
-    return TableSpec(sheet, name, (Column("Paramètre", width=24), Column("Valeur", width=value_width)), required)
+    return TableSpec(sheet, name, (Column("Paramètre", width=24), Column("Valeur", width=value_width)), required,
+                     grows=False)  # the guide stands under it
 
 
 def fill_step(number: int) -> list[str]:
@@ -168,9 +181,53 @@ def club_of(record: Record) -> str | None:
     return as_text(record.values.get("Club"))
 
 
-def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> dict[str, str]:
-    """Player -> club from a Joueur/Club table (players without a club left out)."""
-    return {player: club for player, record in read_players(book, spec, problems) if (club := club_of(record))}
+class Clubs(dict[str, str]):
+    """Player -> club, and where each player was typed (``cells``: player -> ``Joueurs!A5``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: dict[str, str] = {}
+
+
+def at_cell(record: Record, header: str) -> str:
+    """Where a record's cell is, as a message names it: ``Résultats!B5``."""
+    return f"{record.sheet}!{record.cells.get(header) or record.row}"
+
+
+def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> Clubs:
+    """Player -> club from a Joueur/Club table (players without a club left out; ``cells`` has every
+    player's cell)."""
+    clubs = Clubs()
+    for player, record in read_players(book, spec, problems):
+        clubs.cells[player] = at_cell(record, "Joueur")
+        if club := club_of(record):
+            clubs[player] = club
+    return clubs
+
+
+UNMATCHED_SHOWN = 10
+
+
+def unmatched_players(clubs: Clubs | dict[str, str], players: Iterable[str], what: str = "aucun résultat") -> list[str]:
+    """A warning for each player of the Joueurs table found nowhere else (a typo drops him from his club's
+    workbook): his cell, and the closest name that has results."""
+    known = set(players)
+    cells = getattr(clubs, "cells", {})
+    warnings = []
+    for player in sorted(set(cells) | set(clubs), key=lambda p: (cells.get(p, ""), p)):
+        if player in known:
+            continue
+        where = f"{cells[player]} : " if player in cells else ""
+        close = difflib.get_close_matches(player, known, n=1, cutoff=0.75) or [
+            name for name in known if fold(name) == fold(player)][:1]
+        hint = f" ; faute de frappe pour « {close[0]} » ?" if close else ""
+        warnings.append(f"{where}« {player} », de la table « Joueurs », n'a {what}{hint} (il ne figure donc dans "
+                        "aucun classeur de club).")
+    if len(warnings) > UNMATCHED_SHOWN:
+        more = len(warnings) - UNMATCHED_SHOWN
+        warnings = warnings[:UNMATCHED_SHOWN] + [f"… et {more} autre{'s' if more > 1 else ''} joueur"
+                                                 f"{'s' if more > 1 else ''} de la table « Joueurs » sans {what[6:]}."]
+    return warnings
 
 
 def tournament_name(record: Record, problems: Problems, seen: dict[str, Record], unit: str) -> str | None:
@@ -210,14 +267,19 @@ def season_years(dates: Iterable[dt.date | None]) -> str:
     return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
 
 
-def spelling_warnings(names: Iterable[str]) -> list[str]:
-    """A warning for each set of names that differ only by case, accents or spaces."""
-    spellings: dict[str, set[str]] = defaultdict(set)
-    for name in names:
-        spellings[fold(name)].add(name)
-    return [f"{' et '.join(f'« {n} »' for n in sorted(names))} sont-ils la même personne ? Les noms sont "
-            "comparés tels quels (majuscules et accents compris) : corrigez l'orthographe si c'est le cas."
-            for names in spellings.values() if len(names) > 1]
+def spelling_warnings(names: Iterable[str | tuple[str, str]]) -> list[str]:
+    """A warning for each set of names that differ only by case, accents or spaces, with the first cell of
+    each spelling where given (``names`` holds names, or (name, ``Résultats!B5``) pairs)."""
+    spellings: dict[str, dict[str, str | None]] = defaultdict(dict)
+    for item in names:
+        name, where = item if isinstance(item, tuple) else (item, None)
+        seen = spellings[fold(name)]
+        if seen.get(name) is None:
+            seen[name] = where
+    return [f"{' et '.join(f'« {n} »' + (f' ({where})' if where else '') for n, where in sorted(found.items()))} "
+            "sont-ils la même personne ? Les noms sont comparés tels quels (majuscules et accents compris) : "
+            "corrigez l'orthographe si c'est le cas."
+            for found in spellings.values() if len(found) > 1]
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -234,6 +296,12 @@ def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club
     if club is None:
         return {i: PODIUM[row[0]] for i, row in enumerate(rows) if row[0] in PODIUM}
     return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(row[1]) == club}
+
+
+def percents(weights: Sequence[float], last: str = ", ") -> str:
+    """Weights as a guide states them: ``100, 80, 40, 20`` (``last`` joins the last two: `` et ``)."""
+    shown = [format_half_up(w * 100, 0) for w in weights]
+    return shown[0] if len(shown) < 2 else ", ".join(shown[:-1]) + last + shown[-1]
 
 
 def decimal_comma(x: float, digits: int) -> str:

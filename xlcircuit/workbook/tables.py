@@ -12,8 +12,8 @@ import functools
 import itertools
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.formatting.rule import DataBarRule
@@ -93,6 +93,9 @@ class TableSpec:
     name: str
     columns: tuple[Column, ...]
     required: bool = True  # an optional table may be missing: it then reads as empty
+    #: Rows typed under the table (LibreOffice does not grow tables) are taken into it. A table whose sheet
+    #: has text of its own below it (the guide under the parameters) only has such rows reported.
+    grows: bool = True
 
 
 @dataclass
@@ -139,30 +142,60 @@ def find_table(wb: Workbook, name: str) -> tuple[Worksheet, Table] | None:
     """The table called ``name`` (Excel compares table names without case), wherever it is."""
     for ws in wb.worksheets:
         for table in ws.tables.values():  # ws.tables.items() gives refs, not tables
-            if table.displayName.casefold() == name.casefold():
+            if str(table.displayName or table.name or "").casefold() == name.casefold():
                 return ws, table
     return None
 
 
 def table_bounds(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
     """(first column, first row, last column, last row) of a table of ``ws`` that was just written."""
-    return range_boundaries(ws.tables[name].ref)
+    area: tuple[int, int, int, int] = range_boundaries(ws.tables[_key(ws, name)].ref)
+    return area
 
 
-def _header_index(ws: Worksheet, table: Table) -> tuple[int, int, int, int, dict[str, int]]:
-    min_col, min_row, max_col, max_row = range_boundaries(table.ref)
-    headers = {}
-    for col in range(min_col, max_col + 1):
-        text = ws.cell(min_row, col).value
-        if text is not None:
-            headers.setdefault(fold(str(text)), col)
-    return min_col, min_row, max_col, max_row, headers
+def _key(ws: Worksheet, name: str) -> str:
+    """The key in ``ws.tables`` of the table called ``name`` (as :func:`find_table` matches it: display name,
+    without case; openpyxl keys tables by their other name, which a file may set apart)."""
+    for key, table in dict.items(ws.tables):  # TableList.items() gives refs, not tables
+        if str(table.displayName or table.name or "").casefold() == name.casefold():
+            return str(key)
+    return next((str(k) for k in ws.tables if str(k).casefold() == name.casefold()), name)
+
+
+def bounds(table: Table) -> tuple[int, int, int, int] | None:
+    """(first column, first row, last column, last row) of a table; None for a reference no sheet has."""
+    try:
+        area: tuple[int, int, int, int] = range_boundaries(str(table.ref))
+    except (ValueError, TypeError):
+        return None
+    if None in area or area[2] > MAX_COLUMN or area[3] > MAX_ROW or area[0] > area[2] or area[1] > area[3]:
+        return None
+    return area
+
+
+MAX_ROW, MAX_COLUMN = 1_048_576, 16_384
+
+
+def _rows_of(ws: Worksheet, columns: range, first_row: int) -> dict[int, dict[int, Cell]]:
+    """The existing cells of ``columns`` from ``first_row`` down, row by row: a table over whole columns
+    (``A1:E1048576``) costs what its data costs, not a million rows."""
+    rows: dict[int, dict[int, Cell]] = {}
+    for (row, col), cell in ws._cells.items():
+        if row >= first_row and col in columns:
+            rows.setdefault(row, {})[col] = cell
+    return rows
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
     """The non-blank rows of an input table, with what each of the spec's columns shows.
 
-    A missing table or required column is added to ``problems`` (and no rows are returned).
+    A missing table or required column is added to ``problems`` (and no rows are returned). Rows typed
+    under the table, right under it or after blank rows, are never ignored: they are taken into the table
+    (grown to hold them, with a warning in ``book.warnings`` naming them), or reported as problems.
     """
     found = find_table(book.wb, spec.name)
     if found is None and not spec.required:
@@ -173,60 +206,114 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
                              f"{', '.join(c.header for c in spec.columns if c.required)})"))
         return []
     ws, table = found
-    min_col, min_row, _, max_row, headers = _header_index(ws, table)
+    area = bounds(table)
+    if area is None:
+        problems.add(Problem(ws.title, None, None, f"la table « {table.displayName} » a une étendue illisible "
+                             f"({str(table.ref)[:40]}) : recréez-la (Insertion > Tableau)"))
+        return []
+    min_col, min_row, max_col, max_row = area
+    headers: dict[str, int] = {}
+    for col in range(min_col, max_col + 1):
+        cell = ws._cells.get((min_row, col))
+        if cell is not None and cell.value is not None:
+            headers.setdefault(fold(str(cell.value)), col)
     missing = [c.header for c in spec.columns if c.required and fold(c.header) not in headers]
     for header in missing:
+        found_headers = ", ".join(str(ws.cell(min_row, c).value) for c in sorted(headers.values()))
         problems.add(Problem(ws.title, min_row, header, f"colonne « {header} » absente de la table « {table.name} » "
-                             f"(colonnes trouvées : {', '.join(str(ws.cell(min_row, c).value) for c in sorted(headers.values()))})"))
+                             f"(colonnes trouvées : {found_headers or 'aucune'})"))
     if missing:
         return []
     columns = {c.header: headers[fold(c.header)] for c in spec.columns if fold(c.header) in headers}
     last_row = max_row - (table.totalsRowCount or 0)
+    existing = _rows_of(ws, range(min_col, max_col + 1), min_row + 1)
+    below = sorted(r for r, cells in existing.items() if r > max_row and r < _next_table(ws, table, area)
+                   and any(not _blank(book.value(c)) for c in cells.values()))
+    if below:
+        last_row = _take_below(book, ws, table, spec, area, below, problems)
     records = []
-    letters = {col: get_column_letter(col) for col in columns.values()}
-    existing = ws._cells.get  # ws.cell() would create every blank cell of the table
-    for row in range(min_row + 1, last_row + 1):
-        values: dict[str, object] = {}
-        cells: dict[str, str] = {}
+    for row in sorted(r for r in existing if r <= last_row):
+        values, cells = {}, {}
         for header, col in columns.items():
-            cells[header] = f"{letters[col]}{row}"
-            cell = existing((row, col))
-            if cell is None:
-                values[header] = None
-                continue
-            value = cell.value if cell.data_type != "f" else book.value(cell)
-            if value is None and cell.data_type == "f":
+            cells[header] = f"{get_column_letter(col)}{row}"
+            cell = existing[row].get(col)
+            value = None if cell is None else book.value(cell)
+            if value is None and cell is not None and cell.data_type == "f":
                 problems.add(Problem(ws.title, row, header, "formule jamais calculée : ouvrez le classeur dans votre "
                                      "tableur, enregistrez-le, puis relancez", cell.coordinate))
             values[header] = (value.strip() or None) if isinstance(value, str) else value
         if any(v is not None for v in values.values()):
             records.append(Record(ws.title, row, values, cells))
-    _check_below(ws, table, problems)
     return records
 
 
-def _check_below(ws: Worksheet, table: Table, problems: Problems) -> None:
-    """Rows typed just under a table are not in it (LibreOffice does not grow tables): say so, lose nothing."""
-    min_col, _, max_col, max_row = range_boundaries(table.ref)
+def _next_table(ws: Worksheet, table: Table, area: tuple[int, int, int, int]) -> int:
+    """The first row of the next table below ``table`` in its columns (rows under it stop there)."""
+    tops = [other[1] for t in ws.tables.values() if t is not table and (other := bounds(t)) is not None
+            and other[1] > area[3] and other[0] <= area[2] and area[0] <= other[2]]
+    return min(tops, default=MAX_ROW + 1)
+
+
+def row_list(rows: Sequence[int]) -> str:
+    """Rows as a French list of runs: ``5``, ``5 et 7``, ``5 à 9, 12 et 14 à 20``."""
+    runs: list[list[int]] = []
+    for row in rows:
+        if runs and row == runs[-1][1] + 1:
+            runs[-1][1] = row
+        else:
+            runs.append([row, row])
+    texts = [f"{a}" if a == b else f"{a}, {b}" if b == a + 1 else f"{a} à {b}" for a, b in runs]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} et {texts[-1]}"
+
+
+def _take_below(book: Book, ws: Worksheet, table: Table, spec: TableSpec, area: tuple[int, int, int, int],
+                below: list[int], problems: Problems) -> int:
+    """Rows typed under a table: grown into it (returns its new last data row), or each a problem."""
+    min_col, min_row, max_col, max_row = area
+    name = table.displayName
+    first = get_column_letter(min_col)
     if table.totalsRowCount:
-        return
-    below = [c for c in _cells_in(ws, (min_col, max_row + 1, max_col, max_row + 1)) if c.value is not None]
-    if below:
-        cell = min(below, key=lambda c: c.column)
-        problems.add(Problem(ws.title, cell.row, None, f"la ligne {cell.row}, juste sous la table « {table.name} », "
-                             "n'en fait pas partie : agrandissez la table pour l'inclure, ou laissez une ligne vide",
-                             cell.coordinate))
+        for row in below:
+            problems.add(Problem(ws.title, row, None, f"la ligne {row}, sous la ligne de total de la table « {name} », "
+                                 "n'en fait pas partie : insérez-la dans la table, au-dessus du total",
+                                 f"{first}{row}"))
+        return max_row - int(table.totalsRowCount)
+    if not spec.grows:
+        for row in below:
+            if row == max_row + 1 or any(not _blank(book.value(c)) for (r, col), c in ws._cells.items()
+                                         if r == row and min_col < col <= max_col):
+                problems.add(Problem(ws.title, row, None, f"la ligne {row}, sous la table « {name} », n'en fait pas "
+                                     "partie : insérez-la dans la table (clic droit > Insérer des lignes)",
+                                     f"{first}{row}"))
+        return max_row
+    ref = f"{first}{min_row}:{get_column_letter(max_col)}{below[-1]}"
+    table.ref = ref
+    if table.autoFilter is not None:
+        table.autoFilter.ref = ref
+    count = len(below)
+    book.warnings.append(f"{ws.title} : {'la ligne' if count == 1 else 'les lignes'} {row_list(below)}, "
+                         f"tapée{'s' if count > 1 else ''} sous la table « {name} », "
+                         f"{'est prise' if count == 1 else 'sont prises'} dans la table (LibreOffice ne "
+                         "l'agrandit pas) : vérifiez "
+                         + ("qu'elle en fait" if count == 1 else "qu'elles en font") + " bien partie.")
+    return below[-1]
 
 
 def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
     """Extended conditional formats inside output tables are the data bars of an earlier fill, as a
     spreadsheet program re-saved them: they are rewritten, so losing them is no loss to warn of."""
-    tables = [(ws.title, range_boundaries(table.ref)) for spec in specs if (found := find_table(book.wb, spec.name))
-              for ws, table in [found]]
+    tables = [(ws.title, area) for spec in specs if (found := find_table(book.wb, spec.name))
+              for ws, table in [found] if (area := bounds(table)) is not None]
+
+    def inside(ref: str, area: tuple[int, int, int, int]) -> bool:
+        try:
+            return _inside(range_boundaries(ref), area)
+        except (ValueError, TypeError):  # a range the file garbles is no data bar of ours
+            return False
 
     def ours(unkept) -> bool:
         return unkept.what == CONDITIONAL_FORMAT_EXTENSIONS and bool(unkept.ranges) and all(
-            any(sheet == unkept.sheet and _inside(range_boundaries(r), area) for sheet, area in tables)
+            any(sheet == unkept.sheet and inside(r, area) for sheet, area in tables)
             for r in unkept.ranges)
 
     book.unkept = [u for u in book.unkept if not ours(u)]
@@ -278,7 +365,7 @@ def _ordinal(value: object) -> int | None:
     if match is None:
         return None
     number, suffix = int(match.group(1)), match.group(0)[len(match.group(1)):].strip()
-    if suffix in ("er", "re", "ere") and number != 1 or suffix.startswith("nd") and number != 2:
+    if (suffix in ("er", "re", "ere") and number != 1) or (suffix.startswith("nd") and number != 2):
         return None  # "3er", "5nd": not an ordinal
     return number
 
@@ -434,7 +521,7 @@ class Output:
     title: str | None = None  # written two rows above the table
     highlights: dict[int, str] = field(default_factory=dict)  # row index -> fill colour (RRGGBB)
     #: (row index, column index) -> the look of one cell (a weighted or set-aside result).
-    marks: dict[tuple[int, int], "Mark"] = field(default_factory=dict)
+    marks: dict[tuple[int, int], Mark] = field(default_factory=dict)
     notes: Sequence[str] = ()  # legend lines printed under the table
     repeat_columns: int = 0  # leading columns (rank, name) repeated on every page when columns spill over
 
@@ -457,7 +544,7 @@ def _place(wb: Workbook, output: Output, at: tuple[int, int] | None) -> tuple[Wo
     found = find_table(wb, output.spec.name)
     if found:
         ws, table = found
-        min_col, min_row, _, _ = range_boundaries(table.ref)
+        min_col, min_row, _, _ = bounds(table) or (1, TITLE_ROWS + 1 if output.title else 1, 1, 1)
         return ws, table, min_col, min_row
     sheet = output.spec.sheet
     ws = wb[sheet] if sheet in wb.sheetnames else wb.create_sheet(sheet)
@@ -484,14 +571,22 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
     """
     spec, columns, rows = output.spec, output.columns, output.rows
     ws, table, min_col, min_row = _place(wb, output, at)
-    old = range_boundaries(table.ref) if table is not None else None
+    old = bounds(table) if table is not None else None
+    if table is not None and old is None:
+        problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » a une étendue illisible "
+                             f"({str(table.ref)[:40]}) : supprimez-la (xlcircuit la recrée), puis relancez"))
+        return None
     max_col = min_col + len(columns) - 1
     max_row = min_row + max(len(rows), 1)  # a table keeps at least one (blank) data row
     new = (min_col, min_row, max_col, max_row)
+    if max_row > MAX_ROW or max_col > MAX_COLUMN:
+        problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » dépasserait le bas ou le bord droit "
+                             "de la feuille : déplacez-la vers le haut à gauche, puis relancez"))
+        return None
     if old is not None:
         _clear_notes(ws, old)  # an earlier legend under the table is ours: the table may grow over it
     taken = _occupied(ws, new, old)
-    others = [t for t in ws.tables.values() if t is not table and _overlap(range_boundaries(t.ref), new)]
+    others = [t for t in ws.tables.values() if t is not table and (b := bounds(t)) is not None and _overlap(b, new)]
     if taken or others:
         where = taken or others[0].ref
         problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » doit s'étendre sur {where}, "
@@ -797,7 +892,7 @@ def remove_table(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
     """Remove a published table of ``ws`` with what :func:`write_table` and :func:`style_output` put there:
     its cells (values and looks), its title, its conditional formats, its header row's height. Returns where
     it stood. For tables laid out afresh at each fill (several stacked on a sheet, in varying number)."""
-    key = next(k for k in ws.tables if k.casefold() == name.casefold())
+    key = _key(ws, name)
     area = range_boundaries(ws.tables[key].ref)
     del ws.tables[key]
     for cell in _cells_in(ws, area):

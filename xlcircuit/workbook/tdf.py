@@ -15,22 +15,55 @@ from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import limits, tdf
+from ..errors import InvalidInput
 from ..federations import federation
 from ..mechanics import rounded_parts
-from .examples import load
-from ..errors import InvalidInput
 from ..text import fold
+from .examples import load
+from .explain import find_player, nth, summed, when
 from .io import Book
 from .package import Owned
 from .procedure import Steps
 from .sheets import (
-    CLUBS, Parameters, decimal_comma, finish_workbook, parse_cell, podium_or_club, read_clubs, read_parameters, season_years,
-    parameters_table, spelling_warnings, start_workbook, title, top_lines, tournament_and_player, tournament_name,
+    CLUBS,
+    Parameters,
+    at_cell,
+    decimal_comma,
+    fill_step,
+    finish_workbook,
+    parameters_table,
+    parse_cell,
+    percents,
+    podium_or_club,
+    read_clubs,
+    read_parameters,
+    season_years,
+    spelling_warnings,
+    start_workbook,
+    title,
+    top_lines,
+    tournament_and_player,
+    tournament_name,
+    unmatched_players,
 )
-from .sheets import fill_step
 from .tables import (
-    Column, Mark, Output, PAPER_A4, Problems, Record, TableSpec, as_date, as_number, as_positive_int, as_yes_no,
-    chart_title, count, put, read_table, table_bounds, type_rows,
+    PAPER_A4,
+    Column,
+    Mark,
+    Output,
+    Problems,
+    Record,
+    TableSpec,
+    as_date,
+    as_number,
+    as_positive_int,
+    as_yes_no,
+    chart_title,
+    count,
+    put,
+    read_table,
+    table_bounds,
+    type_rows,
 )
 
 INFO = federation("tdf")  # code, French title, template and example file
@@ -250,7 +283,7 @@ def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: td
                             "elle remontent d'une place.")
         if not report.scored[t.name]:
             warnings.append(f"Le tournoi « {t.name} » n'a encore aucun résultat.")
-    return warnings + spelling_warnings(entry.line.player for entry in entries)
+    return warnings + spelling_warnings((entry.line.player, at_cell(entry.record, "Joueur")) for entry in entries)
 
 
 def season_label(parameters: Parameters, tournaments: list[TournamentRow]) -> str:
@@ -289,8 +322,10 @@ def summarise(typed: Typed) -> Summary:
         lines[entry.tournament].append(entry.line)
     season = [tdf.Tournament(t.name, t.kind, t.interrupted, tuple(lines[t.name])) for t in typed.tournaments]
     report = tdf.run_season(season)
-    return Summary(typed.tournaments, typed.entries, report, _warnings(typed.tournaments, typed.entries, report),
-                   season_label(typed.parameters, typed.tournaments), typed.clubs)
+    warnings = _warnings(typed.tournaments, typed.entries, report) + unmatched_players(
+        typed.clubs, {e.line.player for e in typed.entries})
+    return Summary(typed.tournaments, typed.entries, report, warnings, season_label(typed.parameters, typed.tournaments),
+                   typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -397,8 +432,8 @@ def standings_notes(summary: Summary) -> list[str]:
              "le total est la somme de la ligne."]
     seasons = [st.season for st in standings]
     if any(w < 1 and not a for s in seasons for w, a in zip(s.weights, s.set_aside)):
-        notes.append("En italique sur fond jaune : compté moins de 100 % (tournois normaux : 100, 80, 40, 20 %, "
-                     "puis 10 % ; en ligne : après les tournois sur table).")
+        notes.append(f"En italique sur fond jaune : compté moins de 100 % (tournois normaux : {percents(tdf.WEIGHTS)} %, "
+                     f"puis {percents([tdf.TAIL])} % ; en ligne : après les tournois sur table).")
     if any(any(s.set_aside) for s in seasons):
         notes.append("Barré sur fond gris : écarté par la règle de non-perte (la décote ferait perdre des "
                      "points) : compte 0.")
@@ -563,3 +598,58 @@ STEPS = Steps(FEDERATION, lambda wb: (POINTS, CLASSEMENT), read, summarise, outp
               rewritten=Owned.of((POINTS, CLASSEMENT), sheets=(CURVES_SHEET,)))
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+
+
+# --- the explanation of a player's points (xlcircuit explain) -------------------------------------
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    report = summary.report
+    player = find_player(wanted, [st.player for st in report.standings])
+    standing = next(st for st in report.standings if st.player == player)
+    reasons = weight_reasons(summary)
+    counted = counted_points(summary)
+    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
+             "Points d'une place (règlement, §1) : 1er : 1000 + nombre de classés ; place p sur x classés : "
+             "1000 / 10^((p - 1) / (x - 1)) ; ex aequo : la moyenne de leurs places.",
+             f"Poids dans la saison (§2) : majeurs 100 % ; autres tournois {percents(tdf.WEIGHTS)} %, puis "
+             f"{percents([tdf.TAIL])} %, du meilleur au moins bon ; en ligne : après les tournois sur table ; "
+             "règle de non-perte.", ""]
+    parts = []
+    for t in summary.tournaments:
+        scored = report.scored[t.name]
+        classified = sum(1 for s in scored if s.status is tdf.Status.CLASSIFIED)
+        for s in (s for s in scored if s.line.player == player):
+            kind = "" if t.kind.value in t.name else t.kind.value
+            kind += ", interrompu" if t.interrupted else ""
+            head = f"  {when(t.date)}  {t.name}" + (f" ({kind.lstrip(', ')})" if kind else "")
+            if s.status is tdf.Status.DUPLICATE:
+                lines.append(f"{head} : deuxième ligne (doublon) : ne compte pas.")
+                continue
+            if s.status is tdf.Status.CLASSIFIED:
+                tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
+                what = f"{nth(s.place)}{tie} sur {classified} classés"
+            else:
+                what = f"{s.line.role.value if s.line.role else 'rôle'}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
+            if s.imposed:
+                what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
+                         else " ; points imposés")
+            key = (player, t.name)
+            weight, _ = report.weights[key]
+            lines.append(f"{head} : {what} → {decimal_comma(s.points, 1)} points × {decimal_comma(weight * 100, 0)} % "
+                         f"({reasons[key]}) = {decimal_comma(counted[key], 1)}")
+            parts.append(counted[key])
+    lines.append("")
+    total = decimal_comma(standing.season.total, 1)
+    lines.append(f"Somme : {summed(parts, 1, total)}")
+    if standing.rank is None:
+        lines.append(f"Sans rang : classé dans {standing.season.classified} tournoi"
+                     f"{'s' if standing.season.classified > 1 else ''} ; il en faut {tdf.MIN_CLASSIFIED} "
+                     "pour être classé dans la saison (§2).")
+    else:
+        ranked = sum(1 for st in report.standings if st.rank is not None)
+        lines.append(f"Rang : {standing.rank} sur {ranked} classés ({standing.season.classified} tournois classés).")
+    lines.append(f"Total au classement : {total}")
+    return lines

@@ -10,32 +10,65 @@ import datetime as dt
 import re
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Sequence
 
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import limits, torres
-from ..federations import federation
-from .examples import load
 from ..errors import InvalidInput, Problem, WorkbookProblems
-from ..mechanics import format_half_up
+from ..federations import federation
+from ..mechanics import format_half_up, rounded_parts
 from ..text import fold
+from .examples import load
+from .explain import find_player, nth, signed, summed
 from .io import Book, mark_federation
 from .package import Owned
 from .procedure import Steps
 from .sheets import (
-    CLUB_COLOUR, Parameters, club_of, decimal_comma, read_players, finish_workbook, parameters_table, parse_cell, read_parameters,
-    spelling_warnings, start_workbook, title,
+    CLUB_COLOUR,
+    Parameters,
+    at_cell,
+    club_of,
+    decimal_comma,
+    fill_step,
+    finish_workbook,
+    parameters_table,
+    parse_cell,
+    read_parameters,
+    read_players,
+    spelling_warnings,
+    start_workbook,
+    title,
 )
-from .sheets import fill_step
 from .tables import (
-    TITLE_ROWS, Column, Output, Problems, Record, TableSpec, as_number, as_positive_int, as_text, as_whole,
-    PAPER_A4, as_yes_no, count as plural, find_table, read_table, remove_table, shown, style_table, table_bounds,
-    type_rows, write_outputs, write_table,
+    PAPER_A4,
+    TITLE_ROWS,
+    Column,
+    Output,
+    Problems,
+    Record,
+    TableSpec,
+    as_number,
+    as_positive_int,
+    as_text,
+    as_whole,
+    as_yes_no,
+    find_table,
+    read_table,
+    remove_table,
+    shown,
+    style_table,
+    table_bounds,
+    type_rows,
+    write_outputs,
+    write_table,
+)
+from .tables import (
+    count as plural,
 )
 
 INFO = federation("torres")  # code, French title, template and example file
@@ -323,7 +356,8 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         if p.group is not None:
             groups[p.division, p.group].append(p)
     _check_pyramid(groups, records, problems)
-    return Roster(players, records, dict(sorted(groups.items())), clubs, spelling_warnings(p.name for p in players))
+    spellings = spelling_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players)
+    return Roster(players, records, dict(sorted(groups.items())), clubs, spellings)
 
 
 def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],
@@ -759,4 +793,35 @@ def schedule(book: Book, seed: int | None = None) -> list[str]:
         lines.append(f"La table « {MATCHS.name} » était vide : les matchs y sont tapés, points à remplir.")
     lines += notes
     mark_federation(book.wb, FEDERATION)
+    return lines
+
+
+# --- the explanation of a player's points (xlcircuit explain) -------------------------------------
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    everyone = [s for table in summary.standings.values() for s in table]
+    player = find_player(wanted, [s.player.name for s in everyone])
+    standing = next(s for s in everyone if s.player.name == player)
+    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
+             "Chaque match (§2) : points de victoire selon la place aux points particuliers ; différence : ses "
+             "points moins ceux de chaque adversaire.", ""]
+    vps, diffs = [], []
+    for (d, g, m), seats in sorted(summary.scored.items()):
+        for s in seats:
+            if s.seat.player == player:
+                remark = _remark(s)
+                lines.append(f"  Division {d}, groupe {g}, match {m} : {decimal_comma(s.seat.points, 0)} points particuliers, "
+                             f"{nth(s.place) if s.place else 'sans place'} → {decimal_comma(s.victory_points, 1)} PV, "
+                             f"différence {signed(s.difference)}" + (f" ({remark})" if remark else ""))
+                vps.append(s.victory_points)
+                diffs.append(s.difference)
+    lines.append("")
+    lines.append(f"Points de victoire : {summed(rounded_parts(vps, 1), 1, decimal_comma(standing.victory_points, 1))}")
+    lines.append(f"Différence : {summed(diffs, 0, signed(standing.difference))}")
+    lines.append(f"Rang : {standing.rank} de la division {standing.player.division}, groupe {standing.player.group} "
+                 "(départage : points de victoire, différence, points particuliers, Elo le plus bas).")
+    lines.append(f"Points de victoire au classement : {decimal_comma(standing.victory_points, 1)}")
     return lines
