@@ -840,6 +840,12 @@ class Surgery:
         self.wb = wb
         self.property = (federation_property, federation)
         self.counts = _style_counts(the_plan.package)
+        # Every relationship the save follows is read now: a broken one sends the fill down the full path.
+        package = the_plan.package
+        original = {s.name: s for s in package.sheets}
+        self.owned_parts = {original[name].part for name in the_plan.owned if name in original}
+        self.kept = package.reachable([r.part for r in package.rels("")], skip=self.owned_parts)
+        self.old = set().union(*(package.reachable([p]) for p in self.owned_parts))
 
     def save(self, target) -> None:
         """Write the new package to ``target`` (a path): kept parts as raw compressed bytes, the rest anew.
@@ -849,10 +855,8 @@ class Surgery:
         package = self.plan.package
         original = {s.name: s for s in package.sheets}
         owned = [ws for ws in self.wb.worksheets if ws.title in self.plan.owned or ws.title not in original]
-        owned_parts = {original[ws.title].part for ws in owned if ws.title in original}
-        roots = [r.part for r in package.rels("")]
-        kept = package.reachable(roots, skip=owned_parts)
-        old = set().union(*(package.reachable([p]) for p in owned_parts)) if owned_parts else set()
+        owned_parts = self.owned_parts
+        kept, old = self.kept, self.old
         dropped = (old - kept) | {rels_part(p) for p in owned_parts if rels_part(p) in package.names}
         names = Names(package.names - dropped)
         kept_table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
