@@ -92,20 +92,31 @@ def small_season(tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def every_written_workbook_is_valid_for_excel(request):
-    """After each test, every workbook left in its tmp_path passes the checks of Excel's repair dialog
-    (:func:`xlcircuit.workbook.package.package_problems`); files xlcircuit refuses to read are left out
-    (the tests of refused files make them on purpose)."""
+    """After each test, every workbook it saved (put in place by ``os.replace``, as every atomic save does)
+    passes the checks of Excel's repair dialog (:func:`xlcircuit.workbook.package.package_problems`); files
+    xlcircuit refuses to read are left out (the tests of refused files make them on purpose)."""
     folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
     if request.module.__name__.endswith("test_fuzz_files"):
         folder = None  # its mutants are broken on purpose, and their fills copy what is broken as it is
-    yield
+    written: list[Path] = []  # what was put in place by os.replace: xlcircuit's atomic saves, not damaged inputs
+    real_replace = os.replace
+
+    def replace(source, target, *args, **kwargs):
+        real_replace(source, target, *args, **kwargs)
+        written.append(Path(target))
+
+    os.replace = replace
+    try:
+        yield
+    finally:
+        os.replace = real_replace
     if folder is None:
         return
     from xlcircuit.errors import WorkbookError
     from xlcircuit.workbook.io import inspect_file
     from xlcircuit.workbook.package import declares_entities, package_problems
 
-    for path in sorted(folder.rglob("*.xls[xm]")):
+    for path in sorted({p for p in written if p.suffix in (".xlsx", ".xlsm") and p.exists()}):
         try:
             inspect_file(path)
             if declares_entities(path):

@@ -27,6 +27,7 @@ from xlcircuit.errors import WorkbookError, WorkbookProblems
 from xlcircuit.workbook import Book
 from xlcircuit.workbook import io as book_io
 from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.workbook.package import Surgery
 from xlcircuit.workbook.tables import row_list
 
 
@@ -167,6 +168,15 @@ def test_a_save_made_between_the_check_and_the_replacement_is_not_overwritten(sm
         real_save(other, small_season)
 
     monkeypatch.setattr(openpyxl.Workbook, "save", slow_save)
+    real_surgery = Surgery.save
+
+    def slow_surgery(surgery, filename):  # the same, for the surgical writer a fill saves with
+        real_surgery(surgery, filename)
+        other = openpyxl.load_workbook(small_season)
+        other["Tournois"]["H1"] = "autre"
+        real_save(other, small_season)
+
+    monkeypatch.setattr(Surgery, "save", slow_surgery)
     with pytest.raises(WorkbookError, match="modifié par un autre programme"):
         book.save()
     assert openpyxl.load_workbook(small_season)["Tournois"]["H1"].value == "autre"
@@ -228,14 +238,15 @@ def test_an_old_truncated_file_is_said_damaged(small_season, capsys):
 
 
 def _with_a_sparkline(path: Path) -> Path:
-    """The workbook with a sparkline on its Tournois sheet (openpyxl drops it: a backup is made)."""
+    """The workbook with a sparkline on its Classement sheet (an output sheet, rewritten by openpyxl, which
+    drops it: the fill takes the full rewrite and makes a backup; on the organiser's sheets it is kept)."""
     sparkline = (b'<extLst><ext uri="{05C60535-1F16-4fd2-B633-F4F36F0B64E0}" '
                  b'xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">'
                  b'<x14:sparklineGroups xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">'
                  b'<x14:sparklineGroup><x14:sparklines><x14:sparkline><xm:f>Tournois!A1:A2</xm:f>'
                  b'<xm:sqref>H1</xm:sqref></x14:sparkline></x14:sparklines></x14:sparklineGroup>'
                  b'</x14:sparklineGroups></ext></extLst>')
-    sheet = f"xl/worksheets/sheet{openpyxl.load_workbook(path).sheetnames.index('Tournois') + 1}.xml"
+    sheet = f"xl/worksheets/sheet{openpyxl.load_workbook(path).sheetnames.index('Classement') + 1}.xml"
     copy = path.with_name("copie.tmpzip")
     with zipfile.ZipFile(path) as old, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as new:
         for info in old.infolist():
@@ -313,6 +324,7 @@ def test_openpyxl_writes_its_temporary_files_in_a_folder_of_the_run(small_season
 
     monkeypatch.setattr("openpyxl.worksheet._writer.NamedTemporaryFile", spy)
     book = Book(small_season)
+    assert book.wb is not None  # the full rewrite, where openpyxl writes temporary files (the surgical one does not)
     tdf_book.fill(book)
     book.save()
     assert seen and all(f"xlcircuit-{book_io._HOST}-{os.getpid()}-" in name for name in seen)
