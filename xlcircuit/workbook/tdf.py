@@ -596,6 +596,7 @@ def _charts(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]
 STEPS = Steps(FEDERATION, lambda wb: (POINTS, CLASSEMENT), read, summarise, outputs, _charts)
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+group_outputs = write_groups = None  # no tables laid out apart from the published ones
 
 
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
