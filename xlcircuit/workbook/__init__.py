@@ -11,7 +11,7 @@ cells and the published look in :mod:`.tables`; files in :mod:`.io`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from openpyxl.workbook.workbook import Workbook
@@ -21,8 +21,8 @@ from ..federations import FEDERATIONS as KNOWN
 from ..federations import Federation, federation
 from . import cdf, dbm, elo, share, tdf, torres
 from .io import Book, save_atomic
-from .procedure import Run
-from .tables import Output, TableSpec
+from .procedure import Outputs, Run
+from .tables import Output, Problems, TableSpec
 
 
 class Summary(Protocol):
@@ -52,6 +52,9 @@ class FederationWorkbook(Protocol):
     def report(self, summary: Any) -> list[str]: ...  # what check and fill print (French)
     def explain(self, summary: Any, wanted: str) -> list[str]: ...  # ``xlcircuit explain``: a player's points
     schedule: Callable[[Book, int | None], list[str]] | None  # ``xlcircuit schedule``, for TORRES only
+    # Tables laid out apart from the published ones, and how (TORRES' group tables), or None:
+    group_outputs: Outputs[Any] | None
+    write_groups: Callable[[Workbook, Sequence[Output], Problems], Any] | None
 
 
 def _registered() -> dict[str, FederationWorkbook]:

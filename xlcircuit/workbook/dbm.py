@@ -619,6 +619,7 @@ STEPS = Steps(FEDERATION, lambda wb: _OUTPUTS, read, summarise, outputs,
               rewritten=Owned.of(_OUTPUTS))
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+group_outputs = write_groups = None  # no tables laid out apart from the published ones
 
 
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------

@@ -338,6 +338,7 @@ STEPS = Steps(FEDERATION, lambda wb: (HISTORIQUE, CLASSEMENT), read, summarise, 
               rewritten=Owned.of((HISTORIQUE, CLASSEMENT)))
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+group_outputs = write_groups = None  # no tables laid out apart from the published ones
 
 
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------

@@ -119,7 +119,7 @@ def _csv_value(value: object, number_format: str | None, french: bool = False) -
 def shared_tables(module: FederationWorkbook, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """Every table a federation publishes: its outputs, then the tables laid out apart (TORRES' groups)."""
     tables = list(module.outputs(summary, club=club, day=day))
-    if hasattr(module, "group_outputs"):
+    if module.group_outputs is not None:
         tables += module.group_outputs(summary, club=club, day=day)
     return tables
 
@@ -161,7 +161,7 @@ def share_pdf(book: Book, module: FederationWorkbook, folder: Path, day: dt.date
         wb = openpyxl.Workbook()
         wb.active.title = standings.spec.sheet
         write_outputs(wb, [standings])
-        if hasattr(module, "group_outputs"):
+        if module.group_outputs is not None and module.write_groups is not None:
             problems = Problems()
             module.write_groups(wb, module.group_outputs(summary, day=day), problems)
             if problems:

@@ -598,6 +598,7 @@ STEPS = Steps(FEDERATION, lambda wb: (POINTS, CLASSEMENT), read, summarise, outp
               rewritten=Owned.of((POINTS, CLASSEMENT), sheets=(CURVES_SHEET,)))
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
+group_outputs = write_groups = None  # no tables laid out apart from the published ones
 
 
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
