@@ -23,8 +23,8 @@ from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
-import generate  # noqa: E402
-from harness import fill_and_floor, per_call, timed  # noqa: E402
+import generate
+from harness import fill_and_floor, per_call, timed
 
 PLAYERS = 500
 

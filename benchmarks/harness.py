@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 import timeit
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 _MEASURE = r"""
 import importlib, json, resource, sys, time

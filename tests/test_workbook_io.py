@@ -13,15 +13,15 @@ from pathlib import Path
 import openpyxl
 import openpyxl.xml
 import pytest
-from openpyxl.chart import BarChart, Reference
-
 from conftest import leader
-from xlcircuit.workbook.examples import load
+from openpyxl.chart import BarChart, Reference
 
 from xlcircuit.cli import main
 from xlcircuit.errors import WorkbookError
-from xlcircuit.workbook import Book, io as book_io
+from xlcircuit.workbook import Book
+from xlcircuit.workbook import io as book_io
 from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.workbook.examples import load
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.package import Package, Surgery
 from xlcircuit.workbook.tables import type_rows
@@ -57,7 +57,7 @@ def _bad_files(tmp_path: Path, good: Path) -> dict[str, tuple[Path, str]]:
                           "n'est pas un classeur .xlsx lisible")
     files["tronqué"] = (make("tronque.xlsx", good.read_bytes()[: good.stat().st_size // 2]),
                         "n'est pas un classeur .xlsx lisible")
-    files["csv"] = (make("resultats.csv", "Tournoi;Joueur\nOpen;Alice\n".encode()), "est un fichier texte")
+    files["csv"] = (make("resultats.csv", b"Tournoi;Joueur\nOpen;Alice\n"), "est un fichier texte")
     ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504)
     files["xls"] = (make("ancien.xls", ole + b"Workbook".ljust(512, b"\0")), "format .xls")
     files["chiffré"] = (make("secret.xlsx", ole + "EncryptedPackage".encode("utf-16-le")), "protégé par mot de passe")
@@ -129,7 +129,7 @@ def test_a_failing_save_leaves_the_original_and_no_temporary_file(small_season, 
 
     monkeypatch.setattr(openpyxl.Workbook, "save", broken_save)
     monkeypatch.setattr(Surgery, "save", broken_save)  # the surgical writer (a fill's save)
-    with pytest.raises(WorkbookError, match="Impossible d'enregistrer petite.xlsx .disque plein. : l'original"):
+    with pytest.raises(WorkbookError, match=r"Impossible d'enregistrer petite.xlsx .disque plein. : l'original"):
         book.save()
     assert digest(small_season) == before
     assert leftovers(small_season.parent) == []

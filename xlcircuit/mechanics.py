@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 #: Totals closer than this are equal when ranking (float noise such as 142.89999999999998 vs 142.9).
@@ -80,7 +81,7 @@ def rank_key(total: float) -> float:
     return round_half_up(total, RANK_DIGITS)
 
 
-def competition_ranks_by(keys: Sequence) -> list[int]:
+def competition_ranks_by(keys: Sequence[Any]) -> list[int]:
     """Standard competition ranks (1, 2, 2, 4) from comparable keys, the smallest key first.
 
     Tie-breakers go in a tuple, most important first; equal keys share the better rank.

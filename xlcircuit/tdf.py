@@ -161,7 +161,7 @@ CANCELLED_WITH_PLACES = ("un tournoi annulé n'a pas de classement : « annulé 
                          "(retirez les places ou le rôle « annulé »)")
 
 
-def _best_line_first(line: Line) -> tuple:
+def _best_line_first(line: Line) -> tuple[bool, int]:
     return (line.place is None, line.place or 0)
 
 

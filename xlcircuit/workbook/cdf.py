@@ -577,8 +577,9 @@ _TOP_BONUS = percents([cdf.TOP_BOARD_BONUS])
 STANDINGS_NOTES = (
     f"Ronde 1 à {cdf.ROUNDS} : ce que la ronde compte dans le score final : avec {cdf.ROUNDS} rondes, "
     f"{percents(cdf.FINAL_WEIGHTS[cdf.ROUNDS], ' et ')} % des scores de ronde,",
-    f"du meilleur au moins bon ; avec {cdf.QUALIFYING_ROUNDS}, {percents(cdf.FINAL_WEIGHTS[cdf.QUALIFYING_ROUNDS], ' et ')} % ; "
-    "avec moins, 100 % (en italique sur fond jaune : moins de 100 %).",
+    f"du meilleur au moins bon ; avec {cdf.QUALIFYING_ROUNDS}, "
+    f"{percents(cdf.FINAL_WEIGHTS[cdf.QUALIFYING_ROUNDS], ' et ')} % ; avec moins, 100 % (en italique sur fond jaune : "
+    "moins de 100 %).",
     f"Score final : la somme des rondes. Total : le score final + {_TOP_BONUS} % pour les joueurs de la table "
     "finale, plus le bonus.",
     "Le vainqueur de la table finale est champion et 1er quel que soit son total ; le score de chaque partie : "
@@ -638,7 +639,8 @@ def report(summary: Summary) -> list[str]:
     """What ``check`` and ``fill`` print: the counts, then the top of the ranking (French)."""
     ch = summary.championship
     rounds = len({r for r, _ in ch.boards})
-    counts = f"{count(rounds, 'ronde')}, {count(len(ch.boards), 'partie')}, {count(len(ch.standings), 'joueur classé', 'joueurs classés')}."
+    classified = count(len(ch.standings), "joueur classé", "joueurs classés")
+    counts = f"{count(rounds, 'ronde')}, {count(len(ch.boards), 'partie')}, {classified}."
 
     def line(s: cdf.Standing) -> str:
         note = " (champion, vainqueur de la table finale)" if s.champion else ""
@@ -678,8 +680,8 @@ def explain(summary: Summary, wanted: str) -> list[str]:
                              f"{decimal_comma(g.score, 2)}")
     lines.append("")
     for r in sorted(standing.rounds):
-        lines.append(f"  Ronde {r} : score de la ronde {decimal_comma(standing.rounds[r], 2)} × {decimal_comma(weights[r] * 100, 0)} % = "
-                     f"{decimal_comma(counted[r], 2)}")
+        lines.append(f"  Ronde {r} : score de la ronde {decimal_comma(standing.rounds[r], 2)} × "
+                     f"{decimal_comma(weights[r] * 100, 0)} % = {decimal_comma(counted[r], 2)}")
     final = decimal_comma(standing.final, 2)
     lines.append(f"Score final : {summed([counted[r] for r in sorted(counted)], 2, final)}")
     total = decimal_comma(standing.total, 2)

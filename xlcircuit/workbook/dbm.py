@@ -579,7 +579,8 @@ def outputs(summary: Summary, club: str | None = None, day: dt.date | None = Non
         "Tableau2": tableau2_rows(summary), "Equipes": equipes_rows(summary), "Classes": classes_rows(summary),
     }
     return [Output(spec, spec.columns, made[spec.name], title(TITLE, _WHAT[spec.name], summary.season, day),
-                   highlights if spec is TABLEAU1 else {}, notes=_NOTES.get(spec.name, ()), repeat_columns=_REPEAT[spec.name])
+                   highlights if spec is TABLEAU1 else {}, notes=_NOTES.get(spec.name, ()),
+                   repeat_columns=_REPEAT[spec.name])
             for spec in _OUTPUTS]
 
 

@@ -51,7 +51,8 @@ def summed(values: Iterable[float], digits: int, total: str) -> str:
         return total
     text = decimal_comma(values[0], digits)
     for v in values[1:]:
-        text += f" - {decimal_comma(-v, digits)}" if decimal_comma(v, digits).startswith("-") else f" + {decimal_comma(v, digits)}"
+        shown = decimal_comma(v, digits)
+        text += f" - {decimal_comma(-v, digits)}" if shown.startswith("-") else f" + {shown}"
     return f"{text} = {total}"
 
 

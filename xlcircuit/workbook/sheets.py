@@ -295,7 +295,7 @@ def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club
     """Standings rows (rank, player, …) to colour: the podium, or the players of ``club``."""
     if club is None:
         return {i: PODIUM[row[0]] for i, row in enumerate(rows) if row[0] in PODIUM}
-    return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(row[1]) == club}
+    return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(str(row[1])) == club}
 
 
 def percents(weights: Sequence[float], last: str = ", ") -> str:

@@ -461,10 +461,10 @@ def put(cell, value: object, number_format: str | None = None) -> None:
     if number_format and cell.number_format != number_format:
         cell.number_format = number_format
     if isinstance(value, str):
-        value = ILLEGAL_CHARACTERS_RE.sub("", value)
-        cell.value = value
+        text = ILLEGAL_CHARACTERS_RE.sub("", value)
+        cell.value = text
         cell.data_type = "s"
-        quoted = value.startswith(FORMULA_STARTS)
+        quoted = text.startswith(FORMULA_STARTS)
         if cell.quotePrefix != quoted:
             cell.quotePrefix = quoted
     else:

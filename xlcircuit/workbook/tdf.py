@@ -633,7 +633,8 @@ def explain(summary: Summary, wanted: str) -> list[str]:
                 tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
                 what = f"{nth(s.place)}{tie} sur {classified} classés"
             else:
-                what = f"{s.line.role.value if s.line.role else 'rôle'}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
+                role = s.line.role.value if s.line.role else "rôle"
+                what = f"{role}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
             if s.imposed:
                 what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
                          else " ; points imposés")

@@ -813,7 +813,8 @@ def explain(summary: Summary, wanted: str) -> list[str]:
         for s in seats:
             if s.seat.player == player:
                 remark = _remark(s)
-                lines.append(f"  Division {d}, groupe {g}, match {m} : {decimal_comma(s.seat.points, 0)} points particuliers, "
+                lines.append(f"  Division {d}, groupe {g}, match {m} : {decimal_comma(s.seat.points, 0)} points "
+                             "particuliers, "
                              f"{nth(s.place) if s.place else 'sans place'} → {decimal_comma(s.victory_points, 1)} PV, "
                              f"différence {signed(s.difference)}" + (f" ({remark})" if remark else ""))
                 vps.append(s.victory_points)
