@@ -9,8 +9,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Any
 
 #: Totals closer than this are equal when ranking (float noise such as 142.89999999999998 vs 142.9).
 RANK_DIGITS = 9
