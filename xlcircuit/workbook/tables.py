@@ -197,21 +197,48 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
     under the table, right under it or after blank rows, are never ignored: they are taken into the table
     (grown to hold them, with a warning in ``book.warnings`` naming them), or reported as problems.
     """
+    located = _input_table(book, spec, problems)
+    if located is None:
+        return []
+    ws, table, area = located
+    columns = _header_columns(ws, table, spec, area, problems)
+    if columns is None:
+        return []
+    min_col, min_row, max_col, _ = area
+    existing = _rows_of(ws, range(min_col, max_col + 1), min_row + 1)
+    last_row = _last_data_row(book, ws, table, spec, area, existing, problems)
+    records = []
+    for row in sorted(r for r in existing if r <= last_row):
+        record = _read_row(book, ws.title, row, existing[row], columns, problems)
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def _input_table(book: Book, spec: TableSpec,
+                 problems: Problems) -> tuple[Worksheet, Table, tuple[int, int, int, int]] | None:
+    """The input table of ``spec``, its sheet and its area; None (a problem unless optional) if unreadable."""
     found = find_table(book.wb, spec.name)
     if found is None and not spec.required:
-        return []
+        return None
     if found is None:
         problems.add(Problem(spec.sheet, None, None, f"table « {spec.name} » introuvable dans le classeur "
                              f"(attendue sur la feuille « {spec.sheet} », avec les colonnes "
                              f"{', '.join(c.header for c in spec.columns if c.required)})"))
-        return []
+        return None
     ws, table = found
     area = bounds(table)
     if area is None:
         problems.add(Problem(ws.title, None, None, f"la table « {table.displayName} » a une étendue illisible "
                              f"({str(table.ref)[:40]}) : recréez-la (Insertion > Tableau)"))
-        return []
-    min_col, min_row, max_col, max_row = area
+        return None
+    return ws, table, area
+
+
+def _header_columns(ws: Worksheet, table: Table, spec: TableSpec, area: tuple[int, int, int, int],
+                    problems: Problems) -> dict[str, int] | None:
+    """The column of each of the spec's headers the table has; None, and a problem each, if a required one lacks."""
+    min_col, min_row, max_col, _ = area
     headers: dict[str, int] = {}
     for col in range(min_col, max_col + 1):
         cell = ws._cells.get((min_row, col))
@@ -223,28 +250,37 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
         problems.add(Problem(ws.title, min_row, header, f"colonne « {header} » absente de la table « {table.name} » "
                              f"(colonnes trouvées : {found_headers or 'aucune'})"))
     if missing:
-        return []
-    columns = {c.header: headers[fold(c.header)] for c in spec.columns if fold(c.header) in headers}
+        return None
+    return {c.header: headers[fold(c.header)] for c in spec.columns if fold(c.header) in headers}
+
+
+def _last_data_row(book: Book, ws: Worksheet, table: Table, spec: TableSpec, area: tuple[int, int, int, int],
+                   existing: dict[int, dict[int, Cell]], problems: Problems) -> int:
+    """The table's last data row, once the rows typed under it are taken into it (or reported)."""
+    max_row = area[3]
     last_row = max_row - (table.totalsRowCount or 0)
-    existing = _rows_of(ws, range(min_col, max_col + 1), min_row + 1)
     below = sorted(r for r, cells in existing.items() if r > max_row and r < _next_table(ws, table, area)
                    and any(not _blank(book.value(c)) for c in cells.values()))
     if below:
         last_row = _take_below(book, ws, table, spec, area, below, problems)
-    records = []
-    for row in sorted(r for r in existing if r <= last_row):
-        values, cells = {}, {}
-        for header, col in columns.items():
-            cells[header] = f"{get_column_letter(col)}{row}"
-            cell = existing[row].get(col)
-            value = None if cell is None else book.value(cell)
-            if value is None and cell is not None and cell.data_type == "f":
-                problems.add(Problem(ws.title, row, header, "formule jamais calculée : ouvrez le classeur dans votre "
-                                     "tableur, enregistrez-le, puis relancez", cell.coordinate))
-            values[header] = (value.strip() or None) if isinstance(value, str) else value
-        if any(v is not None for v in values.values()):
-            records.append(Record(ws.title, row, values, cells))
-    return records
+    return last_row
+
+
+def _read_row(book: Book, sheet: str, row: int, cells_of_row: dict[int, Cell], columns: dict[str, int],
+              problems: Problems) -> Record | None:
+    """One row of an input table as a record of what its known columns show; None for a blank row."""
+    values, cells = {}, {}
+    for header, col in columns.items():
+        cells[header] = f"{get_column_letter(col)}{row}"
+        cell = cells_of_row.get(col)
+        value = None if cell is None else book.value(cell)
+        if value is None and cell is not None and cell.data_type == "f":
+            problems.add(Problem(sheet, row, header, "formule jamais calculée : ouvrez le classeur dans votre "
+                                 "tableur, enregistrez-le, puis relancez", cell.coordinate))
+        values[header] = (value.strip() or None) if isinstance(value, str) else value
+    if any(v is not None for v in values.values()):
+        return Record(sheet, row, values, cells)
+    return None
 
 
 def _next_table(ws: Worksheet, table: Table, area: tuple[int, int, int, int]) -> int:
@@ -579,10 +615,24 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
     max_col = min_col + len(columns) - 1
     max_row = min_row + max(len(rows), 1)  # a table keeps at least one (blank) data row
     new = (min_col, min_row, max_col, max_row)
-    if max_row > MAX_ROW or max_col > MAX_COLUMN:
+    if not _room_for(ws, spec, table, old, new, problems):
+        return None
+    if old is not None:
+        _clear_table(ws, old)
+    for offset, column in enumerate(columns):
+        put(ws.cell(min_row, min_col + offset), column.header)
+    _put_rows(ws, columns, rows, min_row + 1, min_col)
+    _frame_table(ws, table, spec, columns, new)
+    return ws
+
+
+def _room_for(ws: Worksheet, spec: TableSpec, table: Table | None, old: tuple[int, int, int, int] | None,
+              new: tuple[int, int, int, int], problems: Problems) -> bool:
+    """Whether a table may spread over ``new``: inside the sheet, over no organiser's cell nor other table."""
+    if new[3] > MAX_ROW or new[2] > MAX_COLUMN:
         problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » dépasserait le bas ou le bord droit "
                              "de la feuille : déplacez-la vers le haut à gauche, puis relancez"))
-        return None
+        return False
     if old is not None:
         _clear_notes(ws, old)  # an earlier legend under the table is ours: the table may grow over it
     taken = _occupied(ws, new, old)
@@ -591,20 +641,27 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
         where = taken or others[0].ref
         problems.add(Problem(ws.title, None, None, f"la table « {spec.name} » doit s'étendre sur {where}, "
                              "qui n'est pas vide : déplacez ce qui s'y trouve, puis relancez", where))
-        return None
-    if old is not None:
-        for cell in _cells_in(ws, old):
-            cell.value = None
-            if cell.fill.fill_type is not None:
-                cell.fill = PatternFill()
-            if cell.font.i or cell.font.strike:  # a weighted or set-aside result's mark
-                cell.font = DEFAULT_FONT
-            if cell.alignment.wrap_text and cell.row > old[1]:
-                cell.alignment = Alignment()
-        _drop_rules(ws, old)
-    for offset, column in enumerate(columns):
-        put(ws.cell(min_row, min_col + offset), column.header)
-    _put_rows(ws, columns, rows, min_row + 1, min_col)
+        return False
+    return True
+
+
+def _clear_table(ws: Worksheet, old: tuple[int, int, int, int]) -> None:
+    """Empty the area a table stood on of its values, the marks of an earlier fill and its conditional formats."""
+    for cell in _cells_in(ws, old):
+        cell.value = None
+        if cell.fill.fill_type is not None:
+            cell.fill = PatternFill()
+        if cell.font.i or cell.font.strike:  # a weighted or set-aside result's mark
+            cell.font = DEFAULT_FONT
+        if cell.alignment.wrap_text and cell.row > old[1]:
+            cell.alignment = Alignment()
+    _drop_rules(ws, old)
+
+
+def _frame_table(ws: Worksheet, table: Table | None, spec: TableSpec, columns: Sequence[Column],
+                 area: tuple[int, int, int, int]) -> None:
+    """Set (or create) the table object over ``area`` with its columns, and the widths the organiser left unset."""
+    min_col, min_row, max_col, max_row = area
     ref = f"{get_column_letter(min_col)}{min_row}:{get_column_letter(max_col)}{max_row}"
     if table is None:
         table = Table(displayName=spec.name, ref=ref,
@@ -618,7 +675,6 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
         letter = get_column_letter(min_col + offset)
         if letter not in ws.column_dimensions:  # a width the organiser set is kept
             ws.column_dimensions[letter].width = column.width
-    return ws
 
 
 def style_output(ws: Worksheet, output: Output) -> None:

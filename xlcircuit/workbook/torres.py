@@ -387,63 +387,82 @@ def _joueurs_problem(message: str) -> Problem:
     return Problem(JOUEURS.sheet, None, "Division", message)
 
 
+#: A line of the Matchs table as read: where it was typed, the player, his points, whether he delayed the match.
+_Line = tuple[Record, str, float | None, bool]
+
+
 def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[MatchRow], list[str]]:
+    """The matches of the Matchs table, every line checked against the roster, and the warnings on them."""
     members = {key: {p.name for p in players} for key, players in roster.groups.items()}
     forfeits = {key: sum(p.status is torres.Status.FORFEIT for p in players) for key, players in roster.groups.items()}
-    lines: dict[tuple[int, int, int], list[tuple[Record, str, float | None, bool]]] = defaultdict(list)
+    lines: dict[tuple[int, int, int], list[_Line]] = defaultdict(list)
     for record in read_table(book, MATCHS, problems):
-        found = problems.mark()
-        division = parse_cell(problems, record, "Division", _division)
-        group = parse_cell(problems, record, "Groupe", _group)
-        number = parse_cell(problems, record, "Match", _match)
-        name = as_text(record.values["Joueur"])
-        points = parse_cell(problems, record, "Points", _points)
-        delayed = parse_cell(problems, record, "Retard", as_yes_no)
-        if name is None:
-            problems.at(record, "Joueur", "nom du joueur manquant")
-        for header, value in (("Division", division), ("Groupe", group), ("Match", number)):
-            if value is None and record.values.get(header) is None:
-                problems.at(record, header, f"{header.lower()} manquant{'e' if header == 'Division' else ''}")
-        if problems.since(found):
-            continue
-        key = (division, group)
-        if key not in members:
-            problems.at(record, "Groupe", f"D{division} groupe {group} : aucun joueur de la table Joueurs n'y joue")
-            continue
-        if torres.is_fictitious(name):
-            if not forfeits[key]:
-                problems.at(record, "Joueur", f"joueur fictif « {name} » dans un groupe sans joueur forfait "
-                                              "(statut « forfait » dans la table Joueurs)")
-                continue
-        elif name not in members[key]:
-            problems.at(record, "Joueur", f"{name} ne joue pas en D{division} groupe {group} (table Joueurs)")
-            continue
-        lines[division, group, number].append((record, name, points, bool(delayed)))
+        read = _match_line(problems, record, members, forfeits)
+        if read is not None:
+            lines[read[0]].append(read[1])
     matches: list[MatchRow] = []
     for key in sorted(lines):
-        rows = lines[key]
-        where = f"le match {key[2]} de D{key[0]} groupe {key[1]}"
-        names = Counter(name for _, name, _, _ in rows)
-        for record, name, _, _ in rows:
-            if names[name] > 1:
-                problems.at(record, "Joueur", f"{name} figure {names[name]} fois dans {where}")
-        if any(n > 1 for n in names.values()):
-            continue
-        blank = [r for r, _, points, _ in rows if points is None]
-        if len(blank) == len(rows):
-            continue  # not played yet (the calendar typed in advance)
-        if len(rows) != torres.MATCH_SIZE:
-            problems.at(rows[0][0], "Match", f"{where} a {len(rows)} ligne{'s' if len(rows) > 1 else ''} ; "
-                                             f"{torres.MATCH_SIZE} attendues (une par joueur)")
-            continue
-        for record in blank:
-            problems.at(record, "Points", f"points manquants : les quatre joueurs d'un match joué ont leurs "
-                                          f"points ({where})")
-        if blank:
-            continue
-        matches.append(MatchRow(key, [r for r, _, _, _ in rows],
-                                [torres.Seat(name, points, delayed) for _, name, points, delayed in rows]))
+        match = _played_match(problems, key, lines[key])
+        if match is not None:
+            matches.append(match)
     return matches, _match_warnings(matches, roster)
+
+
+def _match_line(problems: Problems, record: Record, members: dict[tuple[int, int], set[str]],
+                forfeits: dict[tuple[int, int], int]) -> tuple[tuple[int, int, int], _Line] | None:
+    """One line of the Matchs table: its match (division, group, number) and seat; None, and problems, if wrong."""
+    found = problems.mark()
+    division = parse_cell(problems, record, "Division", _division)
+    group = parse_cell(problems, record, "Groupe", _group)
+    number = parse_cell(problems, record, "Match", _match)
+    name = as_text(record.values["Joueur"])
+    points = parse_cell(problems, record, "Points", _points)
+    delayed = parse_cell(problems, record, "Retard", as_yes_no)
+    if name is None:
+        problems.at(record, "Joueur", "nom du joueur manquant")
+    for header, value in (("Division", division), ("Groupe", group), ("Match", number)):
+        if value is None and record.values.get(header) is None:
+            problems.at(record, header, f"{header.lower()} manquant{'e' if header == 'Division' else ''}")
+    if problems.since(found):
+        return None
+    key = (division, group)
+    if key not in members:
+        problems.at(record, "Groupe", f"D{division} groupe {group} : aucun joueur de la table Joueurs n'y joue")
+        return None
+    if torres.is_fictitious(name):
+        if not forfeits[key]:
+            problems.at(record, "Joueur", f"joueur fictif « {name} » dans un groupe sans joueur forfait "
+                                          "(statut « forfait » dans la table Joueurs)")
+            return None
+    elif name not in members[key]:
+        problems.at(record, "Joueur", f"{name} ne joue pas en D{division} groupe {group} (table Joueurs)")
+        return None
+    return (division, group, number), (record, name, points, bool(delayed))
+
+
+def _played_match(problems: Problems, key: tuple[int, int, int], rows: list[_Line]) -> MatchRow | None:
+    """A match's lines as a played match; None if not played yet, or (with problems) if its lines are wrong."""
+    where = f"le match {key[2]} de D{key[0]} groupe {key[1]}"
+    names = Counter(name for _, name, _, _ in rows)
+    for record, name, _, _ in rows:
+        if names[name] > 1:
+            problems.at(record, "Joueur", f"{name} figure {names[name]} fois dans {where}")
+    if any(n > 1 for n in names.values()):
+        return None
+    blank = [r for r, _, points, _ in rows if points is None]
+    if len(blank) == len(rows):
+        return None  # not played yet (the calendar typed in advance)
+    if len(rows) != torres.MATCH_SIZE:
+        problems.at(rows[0][0], "Match", f"{where} a {len(rows)} ligne{'s' if len(rows) > 1 else ''} ; "
+                                         f"{torres.MATCH_SIZE} attendues (une par joueur)")
+        return None
+    for record in blank:
+        problems.at(record, "Points", f"points manquants : les quatre joueurs d'un match joué ont leurs "
+                                      f"points ({where})")
+    if blank:
+        return None
+    return MatchRow(key, [r for r, _, _, _ in rows],
+                    [torres.Seat(name, points, delayed) for _, name, points, delayed in rows])
 
 
 def _match_warnings(matches: list[MatchRow], roster: Roster) -> list[str]:
