@@ -327,19 +327,26 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
                 break
         else:
             continue
-        if inner:
-            cell = _read_cell(r, column, int(s1 or s2 or 0), (t or b"n").decode(), inner, context)
-            if cell is not None:
-                found.append(cell)
-        elif text or spaced:
-            found.append(ReadCell(r, column, _text(text or spaced), "s"))
-        elif v:
-            value, data_type = _value((t or b"n").decode(), v, int(s1 or s2 or 0), *context)
-            if value is not None:
-                found.append(ReadCell(r, column, value, data_type))
+        cell = _matched_cell(r, column, s1 or s2, t, v, text or spaced, inner, context)
+        if cell is not None:
+            found.append(cell)
     if matched != expected:
         return _read_cells_slowly(data, areas, context)  # attributes in another order, or others
     return found
+
+
+def _matched_cell(row: int, column: int, style: bytes | None, t: bytes | None, v: bytes | None,
+                  text: bytes | None, inner: bytes | None, context) -> ReadCell | None:
+    """The cell one match of the fast pattern found: its inner XML read in full, else its inline text or value."""
+    if inner:
+        return _read_cell(row, column, int(style or 0), (t or b"n").decode(), inner, context)
+    if text:
+        return ReadCell(row, column, _text(text), "s")
+    if v:
+        value, data_type = _value((t or b"n").decode(), v, int(style or 0), *context)
+        if value is not None:
+            return ReadCell(row, column, value, data_type)
+    return None
 
 
 def _read_cells_slowly(data: bytes, areas, context) -> list[ReadCell]:
@@ -576,7 +583,6 @@ def reduced_copy(the_plan: Plan) -> tuple[bytes, dict[str, bool]]:
     _check_ownable(package, the_plan)
     out = io.BytesIO()
     foreign: dict[str, bool] = {}
-    keep_types = ("/styles", "/theme", "/sharedStrings")
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as reduced:
         written: set[str] = set()
 
@@ -585,51 +591,68 @@ def reduced_copy(the_plan: Plan) -> tuple[bytes, dict[str, bool]]:
                 written.add(name)
                 reduced.writestr(name, data)
 
-        for name in ("[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/app.xml",
-                     "docProps/custom.xml"):
-            if name in package.names:
-                put(name, package.read(name))
-        book = package.read(package.workbook)
-        for pattern in _WORKBOOK_DROPS:
-            book = pattern.sub(b"", book)
-        put(package.workbook, book)
-        rels = []
-        for rel in package.rels(package.workbook):
-            if rel.type.endswith(_SHEET_KINDS):
-                rels.append(Relationship(Id=rel.id, Type=WORKSHEET_TYPE, Target="/" + rel.part))
-            elif rel.type.endswith(keep_types) and rel.part in package.names:
-                rels.append(Relationship(Id=rel.id, Type=rel.type, Target="/" + rel.part))
-                put(rel.part, package.read(rel.part))
-        put(rels_part(package.workbook), _rels_xml(rels))
+        _reduced_book(package, put)
         for sheet in package.sheets:
             if sheet.name in the_plan.owned:
-                whole = the_plan.owned[sheet.name] is None
-                xml, others = _strip_cells(package.read(sheet.part), the_plan.owned[sheet.name])
-                rels = package.rels(sheet.part)
-                if whole and any(r.type.endswith("/drawing") and _only_charts(package, r.part) for r in rels):
-                    # A sheet rewritten whole loses its charts at each fill: openpyxl need not read them.
-                    rels = [r for r in rels if not r.type.endswith("/drawing")]
-                    xml = re.sub(rb"<drawing\b[^>]*?/>", b"", xml)
-                    put(rels_part(sheet.part), _rels_xml([Relationship(Id=r.id, Type=r.type, Target=r.target,
-                                                                       TargetMode="External" if r.external else None)
-                                                          for r in rels]))
-                foreign[sheet.name] = others
-                put(sheet.part, xml)
-                for part in sorted(package.reachable([r.part for r in rels if not r.external])):
-                    put(part, package.read(part))
-                if rels_part(sheet.part) in package.names:
-                    put(rels_part(sheet.part), package.read(rels_part(sheet.part)))
-                continue
-            tables = [r for r in package.rels(sheet.part) if r.type.endswith("/table") and r.part in package.names]
-            parts = "".join(f'<tablePart r:id="{escape(r.id)}"/>' for r in tables)
-            put(sheet.part, _STUB.format(tables=f'<tableParts count="{len(tables)}">{parts}</tableParts>'
-                                         if tables else "").encode())
-            if tables:
-                put(rels_part(sheet.part), _rels_xml([Relationship(Id=r.id, Type=r.type, Target="/" + r.part)
-                                                      for r in tables]))
-                for r in tables:
-                    put(r.part, package.read(r.part))
+                foreign[sheet.name] = _reduced_owned_sheet(package, sheet, the_plan.owned[sheet.name], put)
+            else:
+                _reduced_stub_sheet(package, sheet, put)
     return out.getvalue(), foreign
+
+
+def _reduced_book(package: Package, put) -> None:
+    """Into the reduced copy: root parts, the workbook bare of links and pivot caches, its sheets and styles."""
+    keep_types = ("/styles", "/theme", "/sharedStrings")
+    for name in ("[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/app.xml",
+                 "docProps/custom.xml"):
+        if name in package.names:
+            put(name, package.read(name))
+    book = package.read(package.workbook)
+    for pattern in _WORKBOOK_DROPS:
+        book = pattern.sub(b"", book)
+    put(package.workbook, book)
+    rels = []
+    for rel in package.rels(package.workbook):
+        if rel.type.endswith(_SHEET_KINDS):
+            rels.append(Relationship(Id=rel.id, Type=WORKSHEET_TYPE, Target="/" + rel.part))
+        elif rel.type.endswith(keep_types) and rel.part in package.names:
+            rels.append(Relationship(Id=rel.id, Type=rel.type, Target="/" + rel.part))
+            put(rel.part, package.read(rel.part))
+    put(rels_part(package.workbook), _rels_xml(rels))
+
+
+def _reduced_owned_sheet(package: Package, sheet: SheetInfo, areas: list[tuple[int, int, int, int]] | None,
+                         put) -> bool:
+    """Into the reduced copy: an owned sheet bare of its owned cells; whether the organiser's cells remain."""
+    whole = areas is None
+    xml, others = _strip_cells(package.read(sheet.part), areas)
+    rels = package.rels(sheet.part)
+    if whole and any(r.type.endswith("/drawing") and _only_charts(package, r.part) for r in rels):
+        # A sheet rewritten whole loses its charts at each fill: openpyxl need not read them.
+        rels = [r for r in rels if not r.type.endswith("/drawing")]
+        xml = re.sub(rb"<drawing\b[^>]*?/>", b"", xml)
+        put(rels_part(sheet.part), _rels_xml([Relationship(Id=r.id, Type=r.type, Target=r.target,
+                                                           TargetMode="External" if r.external else None)
+                                              for r in rels]))
+    put(sheet.part, xml)
+    for part in sorted(package.reachable([r.part for r in rels if not r.external])):
+        put(part, package.read(part))
+    if rels_part(sheet.part) in package.names:
+        put(rels_part(sheet.part), package.read(rels_part(sheet.part)))
+    return others
+
+
+def _reduced_stub_sheet(package: Package, sheet: SheetInfo, put) -> None:
+    """Into the reduced copy: a sheet not owned, as an empty stub holding only its tables."""
+    tables = [r for r in package.rels(sheet.part) if r.type.endswith("/table") and r.part in package.names]
+    parts = "".join(f'<tablePart r:id="{escape(r.id)}"/>' for r in tables)
+    put(sheet.part, _STUB.format(tables=f'<tableParts count="{len(tables)}">{parts}</tableParts>'
+                                 if tables else "").encode())
+    if tables:
+        put(rels_part(sheet.part), _rels_xml([Relationship(Id=r.id, Type=r.type, Target="/" + r.part)
+                                              for r in tables]))
+        for r in tables:
+            put(r.part, package.read(r.part))
 
 
 def _only_charts(package: Package, drawing: str) -> bool:
@@ -695,15 +718,12 @@ class _SheetWriter(WorksheetWriter):
         self.xf.send(Element("xlcircuitSheetData"))
 
     def sheet_data(self) -> list[bytes]:
+        """The sheet's <sheetData>, encoded in chunks of a few thousand rows."""
         ws = self.ws
         add_style = ws.parent._cell_styles.add
         epoch = ws.parent.epoch
         dims = ws.row_dimensions
-        rows: dict[int, list] = defaultdict(list)
-        for key, cell in ws._cells.items():
-            rows[key[0]].append((key[1], cell))
-        for row in dims:
-            rows.setdefault(row, [])
+        rows = self._rows()
         out = ["<sheetData>"]
         chunks: list[bytes] = []  # encoded every few thousand rows: a season's sheet is tens of MB
         letters: dict[int, str] = {}
@@ -716,44 +736,14 @@ class _SheetWriter(WorksheetWriter):
             if len(cells) > 1:
                 cells.sort(key=_first)
             for column, cell in cells:
-                value = cell._value
                 style = cell._style
-                if style is None:
-                    s = ""
-                else:
-                    key = style.tobytes()
-                    known = styles.get(key)
-                    if known is None:
-                        known = styles[key] = f' s="{add_style(style)}"' if any(style) else ""
-                    s = known
-                if value is None and not s:
+                s = "" if style is None else _style_attribute(style, styles, add_style)
+                if cell._value is None and not s:
                     continue
                 letter = letters.get(column)
                 if letter is None:
                     letter = letters[column] = get_column_letter(column)
-                kind = cell.data_type
-                if kind == "s" and value.__class__ is str and cell._hyperlink is None and cell._comment is None:
-                    if value == "":
-                        out.append(f'<c r="{letter}{row}"{s}/>')
-                        continue
-                    if "&" in value or "<" in value or ">" in value:
-                        value = escape(value)
-                    space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
-                    out.append(f'<c r="{letter}{row}"{s} t="inlineStr"><is><t{space}>{value}</t></is></c>')
-                elif kind == "n" and cell._hyperlink is None and cell._comment is None:
-                    if value is None:
-                        out.append(f'<c r="{letter}{row}"{s} t="n"/>')
-                    elif value.__class__ is float and -1e300 < value < 1e300:
-                        out.append(f'<c r="{letter}{row}"{s} t="n"><v>{value:.16g}</v></c>')
-                    elif value.__class__ is int and -10**15 < value < 10**15:
-                        out.append(f'<c r="{letter}{row}"{s} t="n"><v>{value}</v></c>')
-                    else:
-                        out.append(f'<c r="{letter}{row}"{s} t="n"><v>{_number_text(value)}</v></c>')
-                elif kind == "d" and value is not None and getattr(value, "tzinfo", None) is None \
-                        and cell._hyperlink is None and cell._comment is None:
-                    out.append(f'<c r="{letter}{row}"{s} t="n"><v>{_number_text(to_excel(value, epoch))}</v></c>')
-                else:
-                    out.append(_openpyxl_cell(ws, cell, bool(s)))
+                out.append(_cell_xml(ws, cell, f"{letter}{row}", s, epoch))
             out.append("</row>")
             if len(out) > 20_000:
                 chunks.append("".join(out).encode())
@@ -761,6 +751,16 @@ class _SheetWriter(WorksheetWriter):
         out.append("</sheetData>")
         chunks.append("".join(out).encode())
         return chunks
+
+    def _rows(self) -> dict[int, list]:
+        """The sheet's cells as (column, cell) by row, with every row that has dimensions (maybe no cells)."""
+        ws = self.ws
+        rows: dict[int, list] = defaultdict(list)
+        for key, cell in ws._cells.items():
+            rows[key[0]].append((key[1], cell))
+        for row in ws.row_dimensions:
+            rows.setdefault(row, [])
+        return rows
 
     def serialised(self) -> list[bytes]:
         """The sheet's XML, in pieces (written one after the other into the zip)."""
@@ -775,6 +775,50 @@ class _SheetWriter(WorksheetWriter):
 
 def _first(item: tuple) -> int:
     return item[0]
+
+
+def _style_attribute(style, known: dict[bytes, str], add_style) -> str:
+    """A cell's ` s="…"` attribute (empty for the default style), remembered by the style's bytes."""
+    key = style.tobytes()
+    attribute = known.get(key)
+    if attribute is None:
+        attribute = known[key] = f' s="{add_style(style)}"' if any(style) else ""
+    return attribute
+
+
+def _cell_xml(ws: Worksheet, cell, ref: str, s: str, epoch) -> str:
+    """One cell's XML: text, numbers and naive dates written here, anything else by openpyxl."""
+    value = cell._value
+    kind = cell.data_type
+    if kind == "s" and value.__class__ is str and cell._hyperlink is None and cell._comment is None:
+        return _text_cell_xml(ref, s, value)
+    if kind == "n" and cell._hyperlink is None and cell._comment is None:
+        return _number_cell_xml(ref, s, value)
+    if kind == "d" and value is not None and getattr(value, "tzinfo", None) is None \
+            and cell._hyperlink is None and cell._comment is None:
+        return f'<c r="{ref}"{s} t="n"><v>{_number_text(to_excel(value, epoch))}</v></c>'
+    return _openpyxl_cell(ws, cell, bool(s))
+
+
+def _text_cell_xml(ref: str, s: str, value: str) -> str:
+    """A text cell, written inline."""
+    if value == "":
+        return f'<c r="{ref}"{s}/>'
+    if "&" in value or "<" in value or ">" in value:
+        value = escape(value)
+    space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
+    return f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{value}</t></is></c>'
+
+
+def _number_cell_xml(ref: str, s: str, value) -> str:
+    """A number cell (or an empty one typed as number)."""
+    if value is None:
+        return f'<c r="{ref}"{s} t="n"/>'
+    if value.__class__ is float and -1e300 < value < 1e300:
+        return f'<c r="{ref}"{s} t="n"><v>{value:.16g}</v></c>'
+    if value.__class__ is int and -10**15 < value < 10**15:
+        return f'<c r="{ref}"{s} t="n"><v>{value}</v></c>'
+    return f'<c r="{ref}"{s} t="n"><v>{_number_text(value)}</v></c>'
 
 
 def _number_text(value) -> str:
@@ -886,32 +930,31 @@ class Surgery:
                     added_sheets.append((ws.title, part))
                     types[part] = _TYPES["worksheet"]
                 self._write_sheet(ws, part, names, kept_table_ids, types, emit)
-            changed: dict[str, bytes] = {}
-            styles = self._styles()
-            if styles is not None:
-                changed[styles[0]] = styles[1]
-            calc_chain = self._calc_chain([original[ws.title].sheet_id for ws in owned if ws.title in original])
-            if calc_chain is not None:
-                if calc_chain[1] is None:
-                    dropped.add(calc_chain[0])
-                else:
-                    changed[calc_chain[0]] = calc_chain[1]
-            drop_chain = calc_chain is not None and calc_chain[1] is None
-            book_rels, book_xml = self._workbook(owned, added_sheets, drop_chain)
-            changed.update(book_rels)
-            changed[package.workbook] = book_xml
-            changed.update(self._custom(types))
+            changed = self._changed(owned, original, added_sheets, types, dropped)
             changed.update(grown)
             changed["[Content_Types].xml"] = self._content_types(types, dropped, written)
-            for info in package.infos:
-                name = info.filename
-                if name in later and name not in dropped:
-                    if name in changed:
-                        _write_new(out, name, changed.pop(name))
-                    else:
-                        _copy_raw(source, info, out)
-            for name, data in changed.items():
-                _write_new(out, name, data)
+            _write_later(source, out, package.infos, later, dropped, changed)
+
+    def _changed(self, owned: list[Worksheet], original: dict[str, SheetInfo], added_sheets: list[tuple[str, str]],
+                 types: dict[str, str], dropped: set[str]) -> dict[str, bytes]:
+        """The parts the output sheets change (styles, calc chain, workbook, custom); an emptied chain is dropped."""
+        package = self.plan.package
+        changed: dict[str, bytes] = {}
+        styles = self._styles()
+        if styles is not None:
+            changed[styles[0]] = styles[1]
+        calc_chain = self._calc_chain([original[ws.title].sheet_id for ws in owned if ws.title in original])
+        if calc_chain is not None:
+            if calc_chain[1] is None:
+                dropped.add(calc_chain[0])
+            else:
+                changed[calc_chain[0]] = calc_chain[1]
+        drop_chain = calc_chain is not None and calc_chain[1] is None
+        book_rels, book_xml = self._workbook(owned, added_sheets, drop_chain)
+        changed.update(book_rels)
+        changed[package.workbook] = book_xml
+        changed.update(self._custom(types))
+        return changed
 
     def _write_sheet(self, ws: Worksheet, part: str, names: Names, table_ids: set[int], types: dict[str, str],
                      emit) -> None:
@@ -1188,6 +1231,20 @@ class Surgery:
         return xml
 
 
+def _write_later(source, out: zipfile.ZipFile, infos: list[zipfile.ZipInfo], later: set[str], dropped: set[str],
+                 changed: dict[str, bytes]) -> None:
+    """The entries written last, in the package's order: new when changed, else copied raw; then new parts."""
+    for info in infos:
+        name = info.filename
+        if name in later and name not in dropped:
+            if name in changed:
+                _write_new(out, name, changed.pop(name))
+            else:
+                _copy_raw(source, info, out)
+    for name, data in changed.items():
+        _write_new(out, name, data)
+
+
 def _write_new(out: zipfile.ZipFile, name: str, data: bytes | list[bytes]) -> None:
     info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
     info.compress_type = zipfile.ZIP_DEFLATED
@@ -1294,60 +1351,125 @@ def package_problems(path: Path) -> list[str]:
         if len(names) != len(archive.namelist()):
             problems.append("entrées du zip en double")
         types = SafeET.fromstring(archive.read("[Content_Types].xml"))
-        defaults = {n.get("Extension", "").lower() for n in types if _local(n.tag) == "Default"}
-        overrides = {n.get("PartName", "").lstrip("/") for n in types if _local(n.tag) == "Override"}
-        for part in sorted(overrides - names):
-            problems.append(f"[Content_Types] nomme une partie absente : {part}")
-        for part in sorted(names):
-            if part.endswith("/") or part == "[Content_Types].xml":
-                continue
-            if part not in overrides and part.rsplit(".", 1)[-1].lower() not in defaults:
-                problems.append(f"partie sans type : {part}")
+        problems += _content_type_problems(types, names)
         typed = {n.get("PartName", "").lstrip("/"): n.get("ContentType", "") for n in types
                  if _local(n.tag) == "Override"}
         by_extension = {n.get("Extension", "").lower(): n.get("ContentType", "") for n in types
                         if _local(n.tag) == "Default"}
-        for part in sorted(n for n in names if n.endswith(".xml") or n.endswith(".rels")):
-            try:
-                SafeET.fromstring(archive.read(part))
-            except Exception as exc:
-                problems.append(f"XML illisible : {part} ({exc})")
+        problems += _xml_problems(archive, names)
         for rels in sorted(n for n in names if n.endswith(".rels")):
-            source = posixpath.join(posixpath.dirname(posixpath.dirname(rels)), posixpath.basename(rels)[:-5])
-            if rels == "_rels/.rels":
-                source = ""
-            elif source not in names:
-                problems.append(f"relations d'une partie absente : {rels}")
-            ids = set()
-            for node in SafeET.fromstring(archive.read(rels)):
-                rid = node.get("Id")
-                if rid in ids:
-                    problems.append(f"{rels} : identifiant {rid} en double")
-                ids.add(rid)
-                if node.get("TargetMode") != "External":
-                    target = resolve(source or "/", node.get("Target", ""))
-                    if target not in names:
-                        problems.append(f"{rels} : cible absente {target}")
-                        continue
-                    kind = node.get("Type", "").rsplit("/", 1)[-1]
-                    wanted = _PART_TYPES.get(kind)
-                    found = typed.get(target) or by_extension.get(target.rsplit(".", 1)[-1].lower(), "")
-                    if wanted and found != wanted:
-                        problems.append(f"{target} : type « {found} », attendu « {wanted} »")
+            problems += _relationship_problems(archive, names, rels, typed, by_extension)
         problems += _workbook_problems(archive, names)
     return problems
 
 
-def _workbook_problems(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
+def _content_type_problems(types, names: set[str]) -> list[str]:
+    """Overrides naming absent parts, and parts neither overridden nor typed by their extension."""
     problems = []
+    defaults = {n.get("Extension", "").lower() for n in types if _local(n.tag) == "Default"}
+    overrides = {n.get("PartName", "").lstrip("/") for n in types if _local(n.tag) == "Override"}
+    for part in sorted(overrides - names):
+        problems.append(f"[Content_Types] nomme une partie absente : {part}")
+    for part in sorted(names):
+        if part.endswith("/") or part == "[Content_Types].xml":
+            continue
+        if part not in overrides and part.rsplit(".", 1)[-1].lower() not in defaults:
+            problems.append(f"partie sans type : {part}")
+    return problems
+
+
+def _xml_problems(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
+    """XML and relationship parts that do not parse."""
+    problems = []
+    for part in sorted(n for n in names if n.endswith(".xml") or n.endswith(".rels")):
+        try:
+            SafeET.fromstring(archive.read(part))
+        except Exception as exc:
+            problems.append(f"XML illisible : {part} ({exc})")
+    return problems
+
+
+def _relationship_problems(archive: zipfile.ZipFile, names: set[str], rels: str, typed: dict[str, str],
+                           by_extension: dict[str, str]) -> list[str]:
+    """One relationship part: its source present, its ids unique, its internal targets present and rightly typed."""
+    problems = []
+    source = posixpath.join(posixpath.dirname(posixpath.dirname(rels)), posixpath.basename(rels)[:-5])
+    if rels == "_rels/.rels":
+        source = ""
+    elif source not in names:
+        problems.append(f"relations d'une partie absente : {rels}")
+    ids = set()
+    for node in SafeET.fromstring(archive.read(rels)):
+        rid = node.get("Id")
+        if rid in ids:
+            problems.append(f"{rels} : identifiant {rid} en double")
+        ids.add(rid)
+        if node.get("TargetMode") != "External":
+            target = resolve(source or "/", node.get("Target", ""))
+            if target not in names:
+                problems.append(f"{rels} : cible absente {target}")
+                continue
+            problems += _target_type_problems(node, target, typed, by_extension)
+    return problems
+
+
+def _target_type_problems(node, target: str, typed: dict[str, str], by_extension: dict[str, str]) -> list[str]:
+    """A relationship target whose content type is not the one its relationship type calls for."""
+    kind = node.get("Type", "").rsplit("/", 1)[-1]
+    wanted = _PART_TYPES.get(kind)
+    found = typed.get(target) or by_extension.get(target.rsplit(".", 1)[-1].lower(), "")
+    if wanted and found != wanted:
+        return [f"{target} : type « {found} », attendu « {wanted} »"]
+    return []
+
+
+def _workbook_problems(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
+    """The workbook's own rules: sheets, defined names, styles, shared strings, and each sheet's cells and parts."""
     root_rels = SafeET.fromstring(archive.read("_rels/.rels"))
     book_part = next((resolve("/", n.get("Target", "")) for n in root_rels
                       if n.get("Type", "").endswith("/officeDocument")), "xl/workbook.xml")
     book = SafeET.fromstring(archive.read(book_part))
     book_rels_part = rels_part(book_part)
     rels = {n.get("Id"): n for n in SafeET.fromstring(archive.read(book_rels_part))} if book_rels_part in names else {}
-    sheets = []
-    seen_names, seen_ids = set(), set()
+    sheets: list[tuple[str, str, str]] = []
+    seen_names: set[str] = set()
+    problems = _sheet_list_problems(book, book_part, rels, sheets, seen_names)
+    problems += _defined_name_problems(book, len(sheets), seen_names)
+    xf_count, dxf_count = None, None
+    styles_part = _book_target(book_part, rels, "/styles")
+    if styles_part and styles_part in names:
+        styles_problems, xf_count, dxf_count = _styles_problems(SafeET.fromstring(archive.read(styles_part)))
+        problems += styles_problems
+    sst_count = None
+    sst_part = _book_target(book_part, rels, "/sharedStrings")
+    if sst_part and sst_part in names:
+        sst_problems, sst_count = _shared_strings_problems(SafeET.fromstring(archive.read(sst_part)))
+        problems += sst_problems
+    seen = _SeenParts()
+    for name, part, kind in sheets:
+        if part not in names:
+            continue
+        if not kind.endswith("/worksheet"):
+            continue
+        problems += _cell_problems(name, archive.read(part), xf_count, sst_count, dxf_count)
+        sheet_rels = rels_part(part)
+        if sheet_rels not in names:
+            continue
+        problems += _sheet_part_problems(archive, names, part, sheet_rels, seen)
+    return problems
+
+
+def _book_target(book_part: str, rels: dict, kind: str) -> str | None:
+    """The part the workbook relates to by the first relationship of type ending in ``kind``, if any."""
+    return next((resolve(book_part, n.get("Target", "")) for n in rels.values()
+                 if n.get("Type", "").endswith(kind)), None)
+
+
+def _sheet_list_problems(book, book_part: str, rels: dict, sheets: list[tuple[str, str, str]],
+                         seen_names: set[str]) -> list[str]:
+    """Sheet names and ids unique, names valid, each sheet related; fills ``sheets`` and ``seen_names``."""
+    problems = []
+    seen_ids = set()
     for node in book.iter(f"{{{MAIN}}}sheet"):
         name, sheet_id = node.get("name", ""), node.get("sheetId")
         if name.casefold() in seen_names:
@@ -1363,101 +1485,137 @@ def _workbook_problems(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
             problems.append(f"feuille « {name} » sans relation")
             continue
         sheets.append((name, resolve(book_part, rel.get("Target", "")), rel.get("Type", "")))
+    return problems
+
+
+def _defined_name_problems(book, sheet_count: int, seen_names: set[str]) -> list[str]:
+    """Defined names scoped to, or referring to, sheets that do not exist."""
+    problems = []
     for node in book.iter(f"{{{MAIN}}}definedName"):
         local = node.get("localSheetId")
-        if local is not None and not 0 <= int(local) < len(sheets):
+        if local is not None and not 0 <= int(local) < sheet_count:
             problems.append(f"nom défini {node.get('name')} : feuille n° {local} absente")
         for quoted, plain in re.findall(r"(?:'((?:[^']|'')+)'|([^\s'!,()=+\-*/&^<>\[\]]+))!", node.text or ""):
             sheet = (quoted.replace("''", "'") if quoted else plain)
             if sheet.casefold() not in seen_names and not sheet.startswith("["):
                 problems.append(f"nom défini {node.get('name')} : feuille « {sheet} » absente")
-    # styles
-    styles_part = next((resolve(book_part, n.get("Target", "")) for n in rels.values()
-                        if n.get("Type", "").endswith("/styles")), None)
-    xf_count = dxf_count = None
-    if styles_part and styles_part in names:
-        styles = SafeET.fromstring(archive.read(styles_part))
-        lists = {}
-        for name in ("numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles", "dxfs"):
-            node = styles.find(f"{{{MAIN}}}{name}")
-            if node is None:
-                continue
-            lists[name] = len(node)
-            if node.get("count") is not None and int(node.get("count")) != len(node):
-                problems.append(f"styles : {name} count={node.get('count')} pour {len(node)} éléments")
-        formats = {int(f.get("numFmtId", "0")) for f in styles.iterfind(f"{{{MAIN}}}numFmts/{{{MAIN}}}numFmt")}
-        for group in ("cellXfs", "cellStyleXfs"):
-            for i, xf in enumerate(styles.iterfind(f"{{{MAIN}}}{group}/{{{MAIN}}}xf")):
-                for attr, target in (("fontId", "fonts"), ("fillId", "fills"), ("borderId", "borders")):
-                    if int(xf.get(attr, "0")) >= lists.get(target, 0):
-                        problems.append(f"styles : {group}[{i}] {attr}={xf.get(attr)} hors de {target}")
-                number = int(xf.get("numFmtId", "0"))
-                if number >= 164 and number not in formats:
-                    problems.append(f"styles : {group}[{i}] numFmtId={number} non défini")
-                if group == "cellXfs" and int(xf.get("xfId", "0")) >= lists.get("cellStyleXfs", 1):
-                    problems.append(f"styles : cellXfs[{i}] xfId={xf.get('xfId')} hors de cellStyleXfs")
-        xf_count, dxf_count = lists.get("cellXfs", 0), lists.get("dxfs", 0)
-    # shared strings
-    sst_part = next((resolve(book_part, n.get("Target", "")) for n in rels.values()
-                     if n.get("Type", "").endswith("/sharedStrings")), None)
-    sst_count = None
-    if sst_part and sst_part in names:
-        sst = SafeET.fromstring(archive.read(sst_part))
-        sst_count = len(sst)
-        unique = sst.get("uniqueCount")
-        if unique is not None and int(unique) != sst_count:
-            problems.append(f"sharedStrings : uniqueCount={unique} pour {sst_count} chaînes")
-    # sheets, tables, drawings
-    table_ids, table_names, drawings = set(), set(), set()
-    for name, part, kind in sheets:
-        if part not in names:
+    return problems
+
+
+def _styles_problems(styles) -> tuple[list[str], int, int]:
+    """Style list counts and the indices of each xf; also the number of cellXfs and of dxfs."""
+    problems = []
+    lists = {}
+    for name in ("numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles", "dxfs"):
+        node = styles.find(f"{{{MAIN}}}{name}")
+        if node is None:
             continue
-        if not kind.endswith("/worksheet"):
-            continue
-        xml = archive.read(part)
-        data = _SHEET_DATA.search(xml)
-        cells = data.group(1) or b"" if data else b""
-        for attrs in re.findall(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>)", cells):
-            values = {k: v1 or v2 for k, v1, v2 in _ATTR.findall(attrs)}
-            if xf_count is not None and b"s" in values and int(values[b"s"]) >= xf_count:
-                problems.append(f"« {name} » : style {values[b's'].decode()} hors de cellXfs ({xf_count})")
+        lists[name] = len(node)
+        if node.get("count") is not None and int(node.get("count")) != len(node):
+            problems.append(f"styles : {name} count={node.get('count')} pour {len(node)} éléments")
+    formats = {int(f.get("numFmtId", "0")) for f in styles.iterfind(f"{{{MAIN}}}numFmts/{{{MAIN}}}numFmt")}
+    for group in ("cellXfs", "cellStyleXfs"):
+        for i, xf in enumerate(styles.iterfind(f"{{{MAIN}}}{group}/{{{MAIN}}}xf")):
+            problems += _xf_problems(group, i, xf, lists, formats)
+    return problems, lists.get("cellXfs", 0), lists.get("dxfs", 0)
+
+
+def _xf_problems(group: str, i: int, xf, lists: dict[str, int], formats: set[int]) -> list[str]:
+    """One xf: its font, fill, border, number format and (for cellXfs) cell style xf defined."""
+    problems = []
+    for attr, target in (("fontId", "fonts"), ("fillId", "fills"), ("borderId", "borders")):
+        if int(xf.get(attr, "0")) >= lists.get(target, 0):
+            problems.append(f"styles : {group}[{i}] {attr}={xf.get(attr)} hors de {target}")
+    number = int(xf.get("numFmtId", "0"))
+    if number >= 164 and number not in formats:
+        problems.append(f"styles : {group}[{i}] numFmtId={number} non défini")
+    if group == "cellXfs" and int(xf.get("xfId", "0")) >= lists.get("cellStyleXfs", 1):
+        problems.append(f"styles : cellXfs[{i}] xfId={xf.get('xfId')} hors de cellStyleXfs")
+    return problems
+
+
+def _shared_strings_problems(sst) -> tuple[list[str], int]:
+    """The shared strings' uniqueCount against their number; also that number."""
+    sst_count = len(sst)
+    unique = sst.get("uniqueCount")
+    if unique is not None and int(unique) != sst_count:
+        return [f"sharedStrings : uniqueCount={unique} pour {sst_count} chaînes"], sst_count
+    return [], sst_count
+
+
+def _cell_problems(name: str, xml: bytes, xf_count: int | None, sst_count: int | None,
+                   dxf_count: int | None) -> list[str]:
+    """A worksheet's style, shared string and differential format indices past their lists."""
+    problems = []
+    data = _SHEET_DATA.search(xml)
+    cells = data.group(1) or b"" if data else b""
+    for attrs in re.findall(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>)", cells):
+        values = {k: v1 or v2 for k, v1, v2 in _ATTR.findall(attrs)}
+        if xf_count is not None and b"s" in values and int(values[b"s"]) >= xf_count:
+            problems.append(f"« {name} » : style {values[b's'].decode()} hors de cellXfs ({xf_count})")
+            break
+    if sst_count is not None and b't="s"' in cells:
+        for index in re.findall(rb'<(?:\w+:)?c\b[^>]*\bt="s"[^>]*>\s*<(?:\w+:)?v>(\d+)<', cells):
+            if int(index) >= sst_count:
+                problems.append(f"« {name} » : chaîne partagée {index.decode()} hors de sharedStrings")
                 break
-        if sst_count is not None and b't="s"' in cells:
-            for index in re.findall(rb'<(?:\w+:)?c\b[^>]*\bt="s"[^>]*>\s*<(?:\w+:)?v>(\d+)<', cells):
-                if int(index) >= sst_count:
-                    problems.append(f"« {name} » : chaîne partagée {index.decode()} hors de sharedStrings")
-                    break
-        if dxf_count is not None:
-            for dxf in re.findall(rb'\bdxfId="(\d+)"', xml[data.end():] if data else xml):
-                if int(dxf) >= dxf_count:
-                    problems.append(f"« {name} » : dxfId {dxf.decode()} hors de dxfs ({dxf_count})")
-        sheet_rels = rels_part(part)
-        if sheet_rels not in names:
-            continue
-        for rel in SafeET.fromstring(archive.read(sheet_rels)):
-            target = resolve(part, rel.get("Target", ""))
-            if rel.get("Type", "").endswith("/table") and target in names:
-                table = SafeET.fromstring(archive.read(target))
-                tid, tname = table.get("id"), (table.get("displayName") or "").casefold()
-                if tid in table_ids:
-                    problems.append(f"table id {tid} en double ({target})")
-                if tname in table_names:
-                    problems.append(f"table « {table.get('displayName')} » en double")
-                table_ids.add(tid)
-                table_names.add(tname)
-                columns = table.find(f"{{{MAIN}}}tableColumns")
-                lo_col, _, hi_col, _ = range_boundaries(table.get("ref"))
-                headers = [c.get("name", "") for c in (columns if columns is not None else [])]
-                if len(headers) != hi_col - lo_col + 1:
-                    problems.append(f"table « {table.get('displayName')} » : {len(headers)} colonnes pour "
-                                    f"{table.get('ref')}")
-                if len({h.casefold() for h in headers}) != len(headers):
-                    problems.append(f"table « {table.get('displayName')} » : noms de colonnes en double")
-            if rel.get("Type", "").endswith("/drawing") and target in names:
-                if target in drawings:
-                    problems.append(f"dessin {target} partagé par deux feuilles")
-                drawings.add(target)
-                ids = re.findall(rb'<(?:\w+:)?cNvPr\b[^>]*?\bid="(\d+)"', archive.read(target))
-                if len(set(ids)) != len(ids):
-                    problems.append(f"dessin {target} : identifiants d'objets en double")
+    if dxf_count is not None:
+        for dxf in re.findall(rb'\bdxfId="(\d+)"', xml[data.end():] if data else xml):
+            if int(dxf) >= dxf_count:
+                problems.append(f"« {name} » : dxfId {dxf.decode()} hors de dxfs ({dxf_count})")
+    return problems
+
+
+@dataclass
+class _SeenParts:
+    """The table ids, table names and drawings met so far across the workbook's sheets."""
+
+    table_ids: set = field(default_factory=set)
+    table_names: set[str] = field(default_factory=set)
+    drawings: set[str] = field(default_factory=set)
+
+
+def _sheet_part_problems(archive: zipfile.ZipFile, names: set[str], part: str, sheet_rels: str,
+                         seen: _SeenParts) -> list[str]:
+    """The tables and drawings a worksheet relates to."""
+    problems = []
+    for rel in SafeET.fromstring(archive.read(sheet_rels)):
+        target = resolve(part, rel.get("Target", ""))
+        if rel.get("Type", "").endswith("/table") and target in names:
+            problems += _table_problems(SafeET.fromstring(archive.read(target)), target, seen)
+        if rel.get("Type", "").endswith("/drawing") and target in names:
+            problems += _drawing_problems(archive, target, seen)
+    return problems
+
+
+def _table_problems(table, target: str, seen: _SeenParts) -> list[str]:
+    """A table's id and name unique in the workbook, its columns matching its range and uniquely named."""
+    problems = []
+    tid, tname = table.get("id"), (table.get("displayName") or "").casefold()
+    if tid in seen.table_ids:
+        problems.append(f"table id {tid} en double ({target})")
+    if tname in seen.table_names:
+        problems.append(f"table « {table.get('displayName')} » en double")
+    seen.table_ids.add(tid)
+    seen.table_names.add(tname)
+    columns = table.find(f"{{{MAIN}}}tableColumns")
+    lo_col, _, hi_col, _ = range_boundaries(table.get("ref"))
+    headers = [c.get("name", "") for c in (columns if columns is not None else [])]
+    if len(headers) != hi_col - lo_col + 1:
+        problems.append(f"table « {table.get('displayName')} » : {len(headers)} colonnes pour "
+                        f"{table.get('ref')}")
+    if len({h.casefold() for h in headers}) != len(headers):
+        problems.append(f"table « {table.get('displayName')} » : noms de colonnes en double")
+    return problems
+
+
+def _drawing_problems(archive: zipfile.ZipFile, target: str, seen: _SeenParts) -> list[str]:
+    """A drawing used by one sheet only, its objects' ids unique."""
+    problems = []
+    if target in seen.drawings:
+        problems.append(f"dessin {target} partagé par deux feuilles")
+    seen.drawings.add(target)
+    ids = re.findall(rb'<(?:\w+:)?cNvPr\b[^>]*?\bid="(\d+)"', archive.read(target))
+    if len(set(ids)) != len(ids):
+        problems.append(f"dessin {target} : identifiants d'objets en double")
     return problems
