@@ -649,8 +649,7 @@ def report(summary: Summary) -> list[str]:
     return [counts] + top_lines(ch.standings, SHOWN, CLASSEMENT.sheet, line)
 
 
-STEPS = Steps(FEDERATION, lambda wb: OUTPUTS, read, summarise, outputs,
-              rewritten=Owned.of(OUTPUTS))
+STEPS = Steps(FEDERATION, Owned.of(OUTPUTS), read, summarise, outputs)
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
 group_outputs = write_groups = None  # no tables laid out apart from the published ones

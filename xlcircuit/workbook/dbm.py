@@ -616,8 +616,7 @@ def report(summary: Summary) -> list[str]:
     return lines + top_lines(table1, SHOWN, TABLEAU1.sheet, line)
 
 
-STEPS = Steps(FEDERATION, lambda wb: _OUTPUTS, read, summarise, outputs,
-              rewritten=Owned.of(_OUTPUTS))
+STEPS = Steps(FEDERATION, Owned.of(_OUTPUTS), read, summarise, outputs)
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
 group_outputs = write_groups = None  # no tables laid out apart from the published ones

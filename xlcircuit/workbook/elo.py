@@ -334,8 +334,7 @@ def report(summary: Summary) -> list[str]:
                              lambda s: f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")
 
 
-STEPS = Steps(FEDERATION, lambda wb: (HISTORIQUE, CLASSEMENT), read, summarise, outputs,
-              rewritten=Owned.of((HISTORIQUE, CLASSEMENT)))
+STEPS = Steps(FEDERATION, Owned.of((HISTORIQUE, CLASSEMENT)), read, summarise, outputs)
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
 group_outputs = write_groups = None  # no tables laid out apart from the published ones

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -57,13 +57,22 @@ class Steps(Generic[R, S]):
     """A federation's own steps of the shared procedure."""
 
     federation: str  # its code, recorded in the workbook it fills
-    owned: Callable[[Workbook], Sequence[TableSpec]]  # the tables a fill rewrites (found in this workbook)
+    #: What a fill rewrites (its output tables and sheets), known before anything is read: saving copies
+    #: every other part as it is.
+    rewritten: Owned
     read: Callable[[Book, Problems], R]
     summarise: Callable[[R], S]  # may raise WorkbookProblems for what only the core can see
     outputs: Outputs[S]
     decorate: Decorate[S] | None = None
-    #: What a fill rewrites, known before anything is read: saving copies every other part as it is.
-    rewritten: Owned | None = None
+
+    def owned(self, wb: Workbook) -> list[TableSpec]:
+        """The output tables of ``wb``: those the federation names, and those of an earlier fill that match
+        its pattern (TORRES' group tables)."""
+        specs = [TableSpec(sheet, name, ()) for name, sheet in self.rewritten.tables.items()]
+        if self.rewritten.pattern is not None:
+            specs += [TableSpec(ws.title, name, ()) for ws in wb.worksheets for name in ws.tables
+                      if self.rewritten.pattern.fullmatch(name)]
+        return specs
 
     def compute(self, book: Book, progress: Progress = quiet) -> S:
         """Read and check the input tables, then compute; every problem is reported at once."""
@@ -88,8 +97,7 @@ class Steps(Generic[R, S]):
                 gc.enable()
 
     def _fill(self, book: Book, progress: Progress) -> S:
-        if self.rewritten is not None:
-            book.own(self.rewritten, self.federation)  # the surgical fill, where the workbook allows it
+        book.own(self.rewritten, self.federation)  # the surgical fill, where the workbook allows it
         summary = self.compute(book, progress)
         progress("écriture")
         published = self.outputs(summary, day=dt.date.today())

@@ -594,8 +594,7 @@ def _charts(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]
         _curves(book.wb, points_sheet, points, standings_sheet, standings)
 
 
-STEPS = Steps(FEDERATION, lambda wb: (POINTS, CLASSEMENT), read, summarise, outputs, _charts,
-              rewritten=Owned.of((POINTS, CLASSEMENT), sheets=(CURVES_SHEET,)))
+STEPS = Steps(FEDERATION, Owned.of((POINTS, CLASSEMENT), sheets=(CURVES_SHEET,)), read, summarise, outputs, _charts)
 compute, fill = STEPS.compute, STEPS.fill
 schedule = None  # no calendar to draw
 group_outputs = write_groups = None  # no tables laid out apart from the published ones

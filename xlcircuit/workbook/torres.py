@@ -650,11 +650,6 @@ def group_outputs(summary: Summary, club: str | None = None, day: dt.date | None
     return tables
 
 
-def _group_specs(wb: Workbook) -> list[TableSpec]:
-    """The group tables an earlier fill left in ``wb``."""
-    return [TableSpec(ws.title, name, ()) for ws in wb.worksheets for name in ws.tables if GROUP_TABLE.fullmatch(name)]
-
-
 def _groups_sheet(wb: Workbook) -> Worksheet:
     """The sheet of the group tables: the one holding them (the organiser may have renamed it), else
     ``Classements``, created if missing."""
@@ -762,13 +757,8 @@ def _groups(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]
     write_groups(book.wb, group_outputs(summary, day=dt.date.today()), problems)
 
 
-def _owned(wb: Workbook) -> list[TableSpec]:
-    return [GENERAL, POINTS, MOUVEMENTS, SUIVANTE, *_group_specs(wb)]
-
-
-STEPS = Steps(FEDERATION, _owned, read, summarise, outputs, _groups,
-              rewritten=Owned.of((GENERAL, POINTS, MOUVEMENTS, SUIVANTE), pattern=GROUP_TABLE,
-                                 pattern_sheet=GROUPS_SHEET))
+STEPS = Steps(FEDERATION, Owned.of((GENERAL, POINTS, MOUVEMENTS, SUIVANTE), pattern=GROUP_TABLE,
+                                   pattern_sheet=GROUPS_SHEET), read, summarise, outputs, _groups)
 compute, fill = STEPS.compute, STEPS.fill
 
 
