@@ -13,7 +13,7 @@ import pytest
 
 from xlcircuit.workbook import libreoffice
 from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.io import save_atomic
+from xlcircuit.workbook.io import Book, save_atomic
 from xlcircuit.workbook.tables import type_rows
 
 # The benchmarks' season generators (benchmarks/generate.py) serve a few stress tests too.
@@ -27,6 +27,21 @@ def write_season(path: Path, tournois, resultats) -> Path:
     type_rows(wb, tdf_book.RESULTATS, resultats)
     save_atomic(wb, path)
     return path
+
+
+def example(module, folder: Path) -> Path:
+    """A federation's bundled example, typed into a fresh template and saved (not filled) in ``folder``."""
+    wb = module.new_workbook()
+    module.put_example(wb)
+    return save_atomic(wb, folder / module.EXAMPLE)
+
+
+def filled_example(module, folder: Path) -> Path:
+    """The bundled example of a federation, filled and saved in ``folder``, as ``xlcircuit demo`` leaves it."""
+    book = Book(example(module, folder))
+    module.fill(book)
+    book.save()
+    return book.path
 
 
 def table_rows(ws, name: str) -> list[list[object]]:

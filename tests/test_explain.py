@@ -10,7 +10,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from conftest import write_season
+from conftest import example, write_season
 
 from xlcircuit import tdf
 from xlcircuit.cli import main
@@ -18,7 +18,6 @@ from xlcircuit.errors import XlcircuitError
 from xlcircuit.workbook import FEDERATIONS, Book
 from xlcircuit.workbook import tdf as tdf_book
 from xlcircuit.workbook.explain import explain, find_player
-from xlcircuit.workbook.io import save_atomic
 
 N, MAJOR, ONLINE = tdf.Kind.NORMAL, tdf.Kind.MAJOR, tdf.Kind.ONLINE
 
@@ -99,16 +98,10 @@ SUMS = {"tdf": "Somme : ", "dbm": "Somme des ", "cdf": "Score final : ", "elo": 
         "torres": "Points de victoire : "}
 
 
-def _example(module, folder: Path) -> Path:
-    wb = module.new_workbook()
-    module.put_example(wb)
-    return save_atomic(wb, folder / module.EXAMPLE)
-
-
 @pytest.mark.parametrize("code", list(FEDERATIONS))
 def test_every_explanation_adds_up_and_ends_on_the_published_total(code, tmp_path):
     module = FEDERATIONS[code]
-    book = Book(_example(module, tmp_path))
+    book = Book(example(module, tmp_path))
     summary = module.compute(book)
     standings = next(o for o in module.outputs(summary) if o.spec == module.STANDINGS)
     headers = [c.header for c in standings.columns]

@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import need_libreoffice, write_season
+from conftest import filled_example, need_libreoffice, write_season
 
 from xlcircuit.workbook import FEDERATIONS, Book, libreoffice, share
 from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.io import save_atomic
 
 A4 = (595, 842)  # points, portrait
 MIN_TEXT = 8.0
@@ -53,16 +52,6 @@ def pdf_text(pdf: Path) -> list[str]:
     return [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(pdf).pages]  # wrapped headers joined
 
 
-def example(module, folder: Path) -> Path:
-    wb = module.new_workbook()
-    module.put_example(wb)
-    path = save_atomic(wb, folder / module.EXAMPLE)
-    book = Book(path)
-    module.fill(book)
-    book.save()
-    return path
-
-
 def assert_readable(pdf: Path) -> None:
     small = [(n, size, sample) for n, (size, sample) in enumerate(text_sizes(pdf), start=1) if size < MIN_TEXT]
     assert small == [], f"{pdf.name}: text under {MIN_TEXT} pt (page, size, text)"
@@ -79,7 +68,7 @@ def test_the_shared_standings_pdf_is_a4_and_readable(code, tmp_path, monkeypatch
     monkeypatch.setenv("LANG", "C")  # an English machine: the PDF still has French decimals
     monkeypatch.setenv("LC_ALL", "C")
     module = FEDERATIONS[code]
-    book = Book(example(module, tmp_path))
+    book = Book(filled_example(module, tmp_path))
     pdf = share.share_pdf(book, module, tmp_path / "pdf")
     assert_readable(pdf)
     pages = pdf_text(pdf)
@@ -99,7 +88,7 @@ def test_the_shared_standings_pdf_is_a4_and_readable(code, tmp_path, monkeypatch
 def test_the_whole_filled_workbook_prints_readable(code, tmp_path):
     """Every sheet, inputs and charts included, as « Fichier > Imprimer » would print it."""
     module = FEDERATIONS[code]
-    assert_readable(libreoffice.convert(example(module, tmp_path), tmp_path / "pdf", "pdf")[0])
+    assert_readable(libreoffice.convert(filled_example(module, tmp_path), tmp_path / "pdf", "pdf")[0])
 
 
 def test_a_season_of_30_tournaments_and_300_players_prints_readable(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from conftest import table_dicts, write_season
+from conftest import filled_example, table_dicts, write_season
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,7 +17,6 @@ from xlcircuit.cli import main
 from xlcircuit.mechanics import round_half_up, rounded_parts
 from xlcircuit.workbook import FEDERATIONS, Book, tables
 from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.io import save_atomic
 
 # --- rounding that adds up -------------------------------------------------------------------
 
@@ -41,13 +40,7 @@ def test_rounded_parts_are_the_half_up_roundings_when_these_add_up():
 
 
 def _filled(module, folder: Path) -> openpyxl.Workbook:
-    wb = module.new_workbook()
-    module.put_example(wb)
-    path = save_atomic(wb, folder / module.EXAMPLE)
-    book = Book(path)
-    module.fill(book)
-    book.save()
-    return openpyxl.load_workbook(path)
+    return openpyxl.load_workbook(filled_example(module, folder))
 
 
 #: Federation -> (standings sheet and table, the cells that add up, their sum's column, decimals shown).

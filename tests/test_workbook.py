@@ -11,7 +11,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from conftest import sheets_as_csv, table_rows
+from conftest import example, sheets_as_csv, table_rows
 
 from xlcircuit.errors import WorkbookProblems
 from xlcircuit.workbook import FEDERATIONS, Book, tables
@@ -25,12 +25,6 @@ MODULES = [pytest.param(module, id=code) for code, module in FEDERATIONS.items()
 @pytest.fixture(params=MODULES)
 def module(request):
     return request.param
-
-
-def example(module, folder: Path) -> Path:
-    wb = module.new_workbook()
-    module.put_example(wb)
-    return save_atomic(wb, folder / module.EXAMPLE)
 
 
 def test_the_module_provides_the_whole_interface(module):
