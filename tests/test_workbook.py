@@ -37,6 +37,18 @@ def test_the_module_provides_the_whole_interface(module):
         assert callable(getattr(module, name))
 
 
+def test_a_federation_loads_only_its_own_module():
+    import json
+    import subprocess
+    import sys
+
+    code = ("import json, sys; from xlcircuit.workbook import FEDERATIONS; FEDERATIONS['elo']; "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('xlcircuit.workbook.'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    federations = [m for m in json.loads(loaded) if m.rsplit(".", 1)[1] in FEDERATIONS]
+    assert federations == ["xlcircuit.workbook.elo"]
+
+
 def test_the_committed_template_is_the_one_new_writes(module):
     template = WORKBOOKS / module.TEMPLATE
     wb = openpyxl.load_workbook(template)

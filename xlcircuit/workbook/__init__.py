@@ -11,15 +11,15 @@ cells and the published look in :mod:`.tables`; files in :mod:`.io`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from openpyxl.workbook.workbook import Workbook
 
 from ..errors import WorkbookError
-from ..federations import FEDERATIONS as KNOWN
-from ..federations import Federation, federation
-from . import cdf, dbm, elo, share, tdf, torres
+from ..federations import CODES, Federation, federation
+from . import share
 from .io import Book, save_atomic
 from .procedure import Outputs, Run
 from .tables import Output, Problems, TableSpec
@@ -57,14 +57,24 @@ class FederationWorkbook(Protocol):
     write_groups: Callable[[Workbook, Sequence[Output], Problems], Any] | None
 
 
-def _registered() -> dict[str, FederationWorkbook]:
-    modules: dict[str, FederationWorkbook] = {m.FEDERATION: m for m in (tdf, dbm, cdf, elo, torres)}
-    assert list(modules) == [f.code for f in KNOWN], "one workbook module per federation, in registry order"
-    return modules
+class _Modules(Mapping[str, "FederationWorkbook"]):
+    """Federation code -> its workbook module, imported when first asked for (a fill loads only its own)."""
+
+    def __getitem__(self, code: str) -> FederationWorkbook:
+        if code not in CODES:
+            raise KeyError(code)
+        module: FederationWorkbook = importlib.import_module(f"{__name__}.{code}")  # type: ignore[assignment]
+        return module
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(CODES)
+
+    def __len__(self) -> int:
+        return len(CODES)
 
 
 #: Federation code -> its workbook module, in the order of :data:`xlcircuit.federations.FEDERATIONS`.
-FEDERATIONS: dict[str, FederationWorkbook] = _registered()
+FEDERATIONS: Mapping[str, FederationWorkbook] = _Modules()
 
 
 def federation_of(book: Book, override: str | None = None) -> FederationWorkbook:

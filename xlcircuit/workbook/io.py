@@ -4,6 +4,7 @@ and the mark that says which federation a workbook belongs to."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import os
 import posixpath
@@ -160,18 +161,20 @@ def inspect_file(path: Path) -> list[Unkept]:
             if "xl/workbook.xml" not in names:
                 raise WorkbookError(f"{name} est une archive zip qui ne contient pas de classeur Excel.")
             _check_sizes(name, infos)
-            _check_counts(name, archive, infos)
-            return _lost_features(name, archive, names)
+            markers = _check_counts(name, archive, infos)
+            return _lost_features(name, archive, names, markers)
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, OSError):
         # A broken compressed stream, an unknown compression method, a bad header...
         raise _damaged(path, before, f"{name} n'est pas un classeur .xlsx lisible (fichier tronqué ou "
                                      "abîmé).") from None
 
 
-def _check_counts(name: str, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) -> None:
+def _check_counts(name: str, archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) -> dict[str, set[str]]:
     """Refuse a workbook declaring more cells (rows, strings, styles, merged cells) than :data:`MAX_CELLS`,
-    counted in its XML as it is decompressed, before openpyxl builds any of them."""
+    counted in its XML as it is decompressed, before openpyxl builds any of them. Returns, by sheet part, the
+    labels of :data:`_LOST_IN_SHEETS` whose markers it holds (looked for in the same pass)."""
     total = 0
+    markers: dict[str, set[str]] = {}
     for info in infos:
         tags = next((tags for prefix, tags in _COUNTED.items() if info.filename.startswith(prefix)), None)
         if tags is None or not info.filename.endswith(".xml"):
@@ -189,13 +192,25 @@ def _check_counts(name: str, archive: zipfile.ZipFile, infos: list[zipfile.ZipIn
                 if prefixed is None:  # x:c, a namespace prefix some programs write
                     prefixed = _PREFIXED.search(data) is not None
                 total += _count(data, tags, prefixed)
+                if info.filename.startswith("xl/worksheets/"):
+                    _find_markers(data, markers.setdefault(info.filename, set()))
                 if total > MAX_CELLS:
                     raise WorkbookError(f"{name} déclare plus de {MAX_CELLS:,} cellules".replace(",", " ")
                                         + f" ({info.filename}) : fichier piégé ou bien trop gros, il n'est pas lu.")
             total += _count(carry, tags, True)
+            if info.filename.startswith("xl/worksheets/"):
+                _find_markers(carry, markers.setdefault(info.filename, set()))
     if total > MAX_CELLS:
         raise WorkbookError(f"{name} déclare plus de {MAX_CELLS:,} cellules".replace(",", " ")
                             + " : fichier piégé ou bien trop gros, il n'est pas lu.")
+    return markers
+
+
+def _find_markers(data: bytes, found: set[str]) -> None:
+    """Add to ``found`` the labels of :data:`_LOST_IN_SHEETS` whose marker (a tag, whole in ``data``) it holds."""
+    for (needle, marker), label in _LOST_IN_SHEETS.items():
+        if label not in found and needle in data and marker.search(data):
+            found.add(label)
 
 
 def _count(data: bytes, tags: tuple[bytes, ...], prefixed: bool) -> int:
@@ -263,18 +278,23 @@ def _xml(name: str, archive: zipfile.ZipFile, part: str) -> Element:
                             "dans votre tableur, enregistrez-le sous un autre nom, puis relancez.") from None
 
 
-def _lost_features(name: str, archive: zipfile.ZipFile, names: set[str]) -> list[Unkept]:
+def _lost_features(name: str, archive: zipfile.ZipFile, names: set[str], markers: dict[str, set[str]]) -> list[Unkept]:
+    """What openpyxl would drop: parts it does not know, the sheets' ``markers`` (found by :func:`_check_counts`),
+    shapes in their drawings."""
     lost = {label for prefix, label in _LOST_PARTS.items() if any(n.startswith(prefix) for n in names)}
     found = [Unkept(label) for label in sorted(lost)]
     sheets = _sheet_names(name, archive)
     for part, sheet in sheets.items():
         if part not in names:
             continue
-        xml = archive.read(part)
-        for (needle, marker), label in _LOST_IN_SHEETS.items():
-            if needle in xml and marker.search(xml):
+        labels = markers.get(part)
+        if labels is None:  # a sheet outside xl/worksheets/, not looked at by the count
+            labels = set()
+            _find_markers(archive.read(part), labels)
+        for label in _LOST_IN_SHEETS.values():
+            if label in labels:
                 ranges = () if label != CONDITIONAL_FORMAT_EXTENSIONS else tuple(
-                    r.decode() for refs in _EXTENSION_RANGES.findall(xml) for r in refs.split())
+                    r.decode() for refs in _EXTENSION_RANGES.findall(archive.read(part)) for r in refs.split())
                 found.append(Unkept(label, sheet, ranges))
         rels = posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
         if rels not in names:
@@ -504,7 +524,8 @@ class Book:
                 self._backup = _copy_new(self.path, self._backup_names())
         # The surgical writer when the fill could take that path: only the output sheets are written anew.
         writer = self._surgery if self._surgery is not None else self.wb
-        return save_atomic(writer, target, self._check_unchanged if in_place else None)
+        with paused_gc():
+            return save_atomic(writer, target, self._check_unchanged if in_place else None)
 
     def _check_writable(self, target: Path, force: bool) -> None:
         if _read_only(target):
@@ -518,6 +539,19 @@ class Book:
             self.warnings.append(f"--force : le verrou « {lock[0].name} » de {lock[1]} est passé outre ; si "
                                  f"{target.name} y est encore ouvert, fermez-le sans l'enregistrer, sinon cet "
                                  "enregistrement écraserait le remplissage.")
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """No garbage collection meanwhile: a fill or its save makes millions of lasting objects and no garbage
+    cycles, and each collection would walk them all (a third to half of the time of a large season)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _same_file(a: Path, b: Path) -> bool:

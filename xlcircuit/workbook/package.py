@@ -14,6 +14,7 @@ workbook they write).
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import io
 import posixpath
@@ -438,7 +439,42 @@ def _unprefixed(xml: bytes, root: bytes) -> bool:
 
 
 _ROW_START = re.compile(rb'<row r="(\d+)"')
-_EMPTY_ROW = re.compile(rb"(<row\b[^>]*?)(?:/>|>.*?</row>)", re.S)
+_ROW_TAG = re.compile(rb"<row\b[^>]*>")
+
+
+@functools.lru_cache(maxsize=64)
+def _outside_columns(first: int, last: int) -> re.Pattern:
+    """A cell reference (``<c r="…``) whose column is not in ``first``..``last``: one scan of a sheet, no list."""
+    return re.compile(rb'<c r="(?!(?:' + _letters_between(first, last).encode() + rb')\d)')
+
+
+def _letters_between(first: int, last: int) -> str:
+    """A regular expression of the column letters ``first``..``last`` (1 is A), one alternative per length."""
+    alternatives = []
+    for length, (low, high) in enumerate(((1, 26), (27, 702), (703, 18278)), start=1):
+        if first <= high and last >= low:
+            alternatives.append(_between(get_column_letter(max(first, low)), get_column_letter(min(last, high))))
+    return "|".join(alternatives)
+
+
+def _between(low: str, high: str) -> str:
+    """The strings of A-Z letters of one length from ``low`` to ``high``, as a regular expression."""
+    if len(low) == 1:
+        return f"[{low}-{high}]"
+    if low[0] == high[0]:
+        return low[0] + "(?:" + _between(low[1:], high[1:]) + ")"
+    rest = len(low) - 1
+    parts = [low[0] + "(?:" + _between(low[1:], "Z" * rest) + ")"]
+    if ord(high[0]) - ord(low[0]) > 1:
+        parts.append(f"[{chr(ord(low[0]) + 1)}-{chr(ord(high[0]) - 1)}][A-Z]{{{rest}}}")
+    parts.append(high[0] + "(?:" + _between("A" * rest, high[1:]) + ")")
+    return "|".join(parts)
+
+
+def _emptied_rows(rows: bytes) -> bytes:
+    """Rows of a sheet with their attributes (heights) but no cells, ``<row …></row>`` each."""
+    return b"".join(tag[:-2] + b"></row>" if tag.endswith(b"/>") else tag + b"</row>"
+                    for tag in _ROW_TAG.findall(rows))
 
 
 def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> tuple[bytes, bool]:
@@ -452,31 +488,26 @@ def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> t
     if span is None or span[0] == span[1]:
         return xml, False
     data = xml[span[0]:span[1]]
-    total = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/")
-    if data.count(b'<c r="') != total:
+    if data.count(b"<c") != data.count(b'<c r="'):  # no other element of sheetData starts with c
         raise Unsupported("cellule sans référence en tête")
     if areas is None:
-        return xml[:span[0]] + _EMPTY_ROW.sub(rb"\1></row>", data) + xml[span[1]:], False
-    starts = [(int(m.group(1)), m.start()) for m in _ROW_START.finditer(data)]
-    if len(starts) != data.count(b"<row"):
+        return xml[:span[0]] + _emptied_rows(data) + xml[span[1]:], False
+    if data.count(b"<row") != data.count(b'<row r="'):
         raise Unsupported("ligne sans numéro en tête")
-    numbers = [n for n, _ in starts]
+    rows = _RowFinder(data)
     pieces, cursor, others = [], 0, False
     for area in sorted(areas, key=lambda a: a[1]):
-        first, last = bisect.bisect_left(numbers, area[1]), bisect.bisect_right(numbers, area[3])
-        if first >= last:
+        begin, end = rows.first(area[1]), rows.after(area[3])
+        if begin >= end:
             continue
-        begin, end = starts[first][1], starts[last][1] if last < len(starts) else len(data)
         if begin < cursor:
             raise Unsupported("tables sur les mêmes lignes")
         outside = data[cursor:begin]
         others = others or _has_content(outside)
         pieces.append(outside)
         block = data[begin:end]
-        letters = b"|".join(get_column_letter(c).encode() for c in range(area[0], area[2] + 1))
-        inside = len(re.findall(rb'<c r="(?:' + letters + rb')\d', block))
-        if inside == block.count(b"<c "):
-            pieces.append(_EMPTY_ROW.sub(rb"\1></row>", block))
+        if _outside_columns(area[0], area[2]).search(block) is None:
+            pieces.append(_emptied_rows(block))
         else:
             block, more = _strip_rows(block, area)
             pieces.append(block)
@@ -485,6 +516,34 @@ def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> t
     others = others or _has_content(data[cursor:])
     pieces.append(data[cursor:])
     return xml[:span[0]] + b"".join(pieces) + xml[span[1]:], others
+
+
+class _RowFinder:
+    """Where rows start in a sheet's ``<sheetData>`` (rows are in ascending order): found by their number
+    at C speed, every row's start listed only when a row looked for does not exist."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self._starts: list[tuple[int, int]] | None = None
+
+    def first(self, number: int) -> int:
+        """The offset of the first row numbered ``number`` or more (the end of the data: none)."""
+        at = self.data.find(b'<row r="%d"' % number)
+        return at if at >= 0 else self._bisect(number)
+
+    def after(self, number: int) -> int:
+        """The offset of the first row numbered more than ``number``."""
+        at = self.data.find(b'<row r="%d"' % number)
+        if at < 0:
+            return self._bisect(number + 1)
+        following = self.data.find(b"<row", at + 1)
+        return following if following >= 0 else len(self.data)
+
+    def _bisect(self, number: int) -> int:
+        if self._starts is None:
+            self._starts = [(int(m.group(1)), m.start()) for m in _ROW_START.finditer(self.data)]
+        index = bisect.bisect_left(self._starts, (number, -1))
+        return self._starts[index][1] if index < len(self._starts) else len(self.data)
 
 
 def _strip_rows(block: bytes, area: tuple[int, int, int, int]) -> tuple[bytes, bool]:
@@ -738,12 +797,26 @@ class _SheetWriter(WorksheetWriter):
             for column, cell in cells:
                 style = cell._style
                 s = "" if style is None else _style_attribute(style, styles, add_style)
-                if cell._value is None and not s:
+                value = cell._value
+                if value is None and not s:
                     continue
                 letter = letters.get(column)
                 if letter is None:
                     letter = letters[column] = get_column_letter(column)
-                out.append(_cell_xml(ws, cell, f"{letter}{row}", s, epoch))
+                ref = f"{letter}{row}"
+                kind = value.__class__
+                # Text and numbers, most of a season's cells, inline; anything else by _cell_xml.
+                if cell._hyperlink is not None or cell._comment is not None:
+                    out.append(_cell_xml(ws, cell, ref, s, epoch))
+                elif kind is str and cell.data_type == "s" and value and "&" not in value and "<" not in value \
+                        and ">" not in value and not value[0].isspace() and not value[-1].isspace():
+                    out.append(f'<c r="{ref}"{s} t="inlineStr"><is><t>{value}</t></is></c>')
+                elif kind is float and cell.data_type == "n" and -1e300 < value < 1e300:
+                    out.append(f'<c r="{ref}"{s} t="n"><v>{value:.16g}</v></c>')
+                elif kind is int and cell.data_type == "n" and -10**15 < value < 10**15:
+                    out.append(f'<c r="{ref}"{s} t="n"><v>{value}</v></c>')
+                else:
+                    out.append(_cell_xml(ws, cell, ref, s, epoch))
             out.append("</row>")
             if len(out) > 20_000:
                 chunks.append("".join(out).encode())

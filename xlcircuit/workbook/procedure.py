@@ -11,7 +11,6 @@ are then :meth:`Steps.compute` and :meth:`Steps.fill`.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -20,7 +19,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import WorkbookProblems
-from .io import Book, mark_federation
+from .io import Book, mark_federation, paused_gc
 from .package import Owned
 from .tables import Output, Problems, TableSpec, forget_own_formats, write_outputs
 
@@ -88,13 +87,8 @@ class Steps(Generic[R, S]):
 
     def fill(self, book: Book, progress: Progress = quiet) -> S:
         """Compute, then rewrite the published tables (in memory); every problem of the writing at once."""
-        collecting = gc.isenabled()
-        gc.disable()  # a fill makes millions of lasting objects and no garbage cycles: collecting costs a third
-        try:
+        with paused_gc():
             return self._fill(book, progress)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _fill(self, book: Book, progress: Progress) -> S:
         book.own(self.rewritten, self.federation)  # the surgical fill, where the workbook allows it

@@ -518,33 +518,47 @@ def _put_rows(ws: Worksheet, columns: Sequence[Column], rows: Sequence[Sequence[
     :func:`put` itself and the others as its copies: the same cells, many times faster (a season's tables
     have hundreds of thousands of them)."""
     cells = ws._cells
-    made: dict[tuple[int, str, bool], object] = {}  # (offset, data type, quoted) -> the first such cell's style
+    made: dict[tuple[int, str, bool], StyleArray] = {}  # (offset, data type, quoted) -> the first such cell's style
+    texts: dict[str, tuple[str, bool]] = {}  # text -> (it without illegal characters, whether it looks like a formula)
     width = len(columns)
     area = (first_col, first_row, first_col + width - 1, first_row + len(rows) - 1)
     fresh = not _cells_in(ws, area)  # no cell there yet: none to keep the look of
+    new = object.__new__
     for r, values in enumerate(rows, start=first_row):
         # Blanks create no cell: a season table is mostly blank (who did not play where).
-        for offset in [i for i, v in enumerate(values[:width]) if v is not None]:
-            column, value = columns[offset], values[offset]
+        for offset, value in enumerate(values[:width]):
+            if value is None:
+                continue
             col = first_col + offset
-            kind = _FAST_TYPES.get(type(value))
-            if kind is None or (not fresh and (r, col) in cells) or (kind == "d" and not column.number_format):
-                put(ws.cell(r, col), value, column.number_format)
+            kind = _FAST_TYPES.get(value.__class__)
+            if kind is None or (not fresh and (r, col) in cells) or (kind == "d" and not columns[offset].number_format):
+                put(ws.cell(r, col), value, columns[offset].number_format)
                 continue
             quoted = False
-            if isinstance(value, str):
-                value = ILLEGAL_CHARACTERS_RE.sub("", value)[:32767]
-                quoted = value.startswith(FORMULA_STARTS)
+            if kind == "s":
+                known = texts.get(value)  # type: ignore[call-overload]
+                if known is None:
+                    known = texts[value] = _clean(value)  # type: ignore[arg-type]
+                value, quoted = known
             key = (offset, kind, quoted)
             if key not in made:
                 cell = ws.cell(r, col)
-                put(cell, value, column.number_format)
+                put(cell, value, columns[offset].number_format)
                 made[key] = cell._style
                 continue
-            cell = Cell(ws, row=r, column=col, style_array=made[key])
-            cell._value = value
-            cell.data_type = kind
+            # Cell(ws, r, col, style_array=…), its attributes set here: the constructor's calls cost half.
+            style = made[key]
+            cell = new(Cell)
+            cell.parent, cell._style, cell.row, cell.column = ws, None if style is None else StyleArray(style), r, col
+            cell._value, cell.data_type, cell._hyperlink, cell._comment = value, kind, None, None
             cells[r, col] = cell
+
+
+def _clean(text: str) -> tuple[str, bool]:
+    """A text as a cell takes it (no character XML forbids, at most 32,767 long), and whether it starts like a
+    formula (then it is written with a quote prefix: it stays text)."""
+    text = ILLEGAL_CHARACTERS_RE.sub("", text)[:32767]
+    return text, text.startswith(FORMULA_STARTS)
 
 
 @dataclass
@@ -806,16 +820,10 @@ def shown_text(value: object, number_format: str | None) -> str:
 def _longest_shown(values: Sequence[object], number_format: str | None) -> int:
     """The length of the longest :func:`shown_text` of ``values``: of numbers, the largest's or the smallest's
     (the shown text of a number grows with its size), without formatting a season's every number."""
-    longest = 0
-    numbers: list[float] = []
-    for value in values:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            numbers.append(value)
-        else:
-            longest = max(longest, len(shown_text(value, number_format)))
-    for value in (max(numbers), min(numbers)) if numbers else ():
-        longest = max(longest, len(shown_text(value, number_format)))
-    return longest
+    numbers = [v for v in values if v.__class__ in (int, float)]
+    others = {v for v in values if v.__class__ not in (int, float)}  # a season's texts repeat: each once
+    shown = [*others, max(numbers), min(numbers)] if numbers else others
+    return max((len(shown_text(value, number_format)) for value in shown), default=0)
 
 
 def fit_widths(ws: Worksheet, output: Output, min_col: int, min_row: int) -> None:

@@ -373,10 +373,11 @@ def counted_points(summary: Summary) -> dict[tuple[str, str], float]:
     return counted
 
 
-def points_rows(summary: Summary) -> list[list[object]]:
-    """The ``Points`` table: every result line, tournaments in date order, best place first."""
+def points_rows(summary: Summary, counted: dict[tuple[str, str], float] | None = None) -> list[list[object]]:
+    """The ``Points`` table: every result line, tournaments in date order, best place first (``counted``:
+    :func:`counted_points`, when already known)."""
     report = summary.report
-    reasons, counted = weight_reasons(summary), counted_points(summary)
+    reasons, counted = weight_reasons(summary), counted if counted is not None else counted_points(summary)
     rows: list[list[object]] = []
     for t in summary.tournaments:
         scored = sorted(report.scored[t.name], key=lambda s: (
@@ -398,15 +399,19 @@ def standings_columns(summary: Summary) -> list[Column]:
                                               number_format=POINTS_FORMAT) for t in summary.tournaments]
 
 
-def standings_rows(summary: Summary) -> list[list[object]]:
+def standings_rows(summary: Summary, counted: dict[tuple[str, str], float] | None = None) -> list[list[object]]:
     """The ``Classement`` table: rank, person, classified tournaments, total, then by tournament the points
     that count toward the total (the tournament's points times their weight): the row adds up."""
-    counted = counted_points(summary)
-    return [
-        [st.rank, st.player, st.season.classified, st.season.total]
-        + [counted.get((st.player, t.name)) for t in summary.tournaments]
-        for st in summary.report.standings
-    ]
+    counted = counted if counted is not None else counted_points(summary)
+    column = {t.name: i for i, t in enumerate(summary.tournaments)}
+    rows: list[list[object]] = []
+    for st in summary.report.standings:
+        cells: list[object] = [None] * len(column)  # a player is in few of a season's tournaments
+        for o in st.season.outings:
+            if o.tournament in column:
+                cells[column[o.tournament]] = counted.get((st.player, o.tournament))
+        rows.append([st.rank, st.player, st.season.classified, st.season.total, *cells])
+    return rows
 
 
 def standings_marks(summary: Summary) -> dict[tuple[int, int], Mark]:
@@ -450,9 +455,11 @@ def standings_notes(summary: Summary) -> list[str]:
 def outputs(summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """The published tables, with their titles; the podium highlighted, or a club's players."""
     day = day or dt.date.today()
-    standings = standings_rows(summary)
+    counted = counted_points(summary)
+    standings = standings_rows(summary, counted)
     return [
-        Output(POINTS, POINTS.columns, points_rows(summary), title(TITLE, "points par tournoi", summary.season, day),
+        Output(POINTS, POINTS.columns, points_rows(summary, counted),
+               title(TITLE, "points par tournoi", summary.season, day),
                notes=["Points : ceux de la place retenue (1000 + nombre de classés pour le 1er, 100 pour le "
                       "dernier) ; Points comptés : Points × Poids, ce que le résultat apporte au total."],
                repeat_columns=3),
