@@ -23,7 +23,7 @@ from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate
-from harness import fill_table, per_call, timed
+from harness import add_repeat, fill_table, per_call, timed
 
 
 def write_championship(path: Path, players: int) -> tuple[Path, tuple[int]]:
@@ -52,8 +52,9 @@ def core_seconds(players: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[35, 350, 3500], help="player counts")
+    add_repeat(parser)
     args = parser.parse_args()
-    fill_table("cdf", args.sizes, ("joueurs", "lignes"), write_championship, stem="championnat")
+    fill_table("cdf", args.sizes, ("joueurs", "lignes"), write_championship, stem="championnat", repeat=args.repeat)
     largest = max(args.sizes)
     print(f"core alone, {largest} players: {core_seconds(largest):.3f} s")
     from xlcircuit.udfs import PASTIS

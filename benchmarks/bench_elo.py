@@ -24,7 +24,7 @@ from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate
-from harness import fill_and_floor, per_call, timed
+from harness import add_repeat, fill_and_floor, per_call, timed
 
 PLAYERS = 500
 
@@ -50,6 +50,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--core", type=int, nargs="+", default=[1000, 10_000, 100_000], help="games, core alone")
     parser.add_argument("--fill", type=int, default=10_000, help="games of the filled workbook")
+    add_repeat(parser)
     args = parser.parse_args()
     print(f"{'parties':>9} {'lignes':>8} {'cœur s':>8} {'µs/partie':>10}")
     for size in args.core:
@@ -60,7 +61,7 @@ def main() -> None:
         wb = elo_book.new_workbook()
         type_rows(wb, elo_book.PARTIES, rows)
         source = save_atomic(wb, Path(folder) / "elo.xlsx")
-        run = fill_and_floor("elo", source, Path(folder), "")
+        run = fill_and_floor("elo", source, Path(folder), "", args.repeat)
         fill, refill, floor, full = run["fill"], run["refill"], run["floor"], run["full"]
         print(f"fill, {args.fill} parties ({len(rows)} lignes): {fill['seconds']:.2f} s, {fill['peak_mib']:.0f} MiB; "
               f"refill {refill['seconds']:.2f} s, {refill['peak_mib']:.0f} MiB; "

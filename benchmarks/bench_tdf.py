@@ -22,7 +22,7 @@ from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate
-from harness import fill_table, per_call, timed
+from harness import add_repeat, fill_table, per_call, timed
 
 PLAYERS_PER_TOURNAMENT = 60
 
@@ -49,8 +49,9 @@ def core_seconds(tournaments: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000], help="tournament counts")
+    add_repeat(parser)
     args = parser.parse_args()
-    fill_table("tdf", args.sizes, ("tournois", "lignes"), write_season)
+    fill_table("tdf", args.sizes, ("tournois", "lignes"), write_season, repeat=args.repeat)
     largest = max(args.sizes)
     print(f"core alone, {largest} tournaments: {core_seconds(largest):.3f} s")
     from xlcircuit.udfs import TDF_POINTS

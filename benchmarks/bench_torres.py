@@ -24,7 +24,7 @@ from xlcircuit.workbook.tables import type_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate
-from harness import fill_table, per_call
+from harness import add_repeat, fill_table, per_call
 
 
 def write_season(path: Path, divisions: int) -> tuple[Path, tuple[int, int]]:
@@ -59,8 +59,9 @@ def core_seconds(divisions: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[3, 5, 7], help="division counts")
+    add_repeat(parser)
     args = parser.parse_args()
-    fill_table("torres", args.sizes, ("divisions", "joueurs", "lignes"), write_season)
+    fill_table("torres", args.sizes, ("divisions", "joueurs", "lignes"), write_season, repeat=args.repeat)
     largest = max(args.sizes)
     print(f"core alone, {largest} divisions: {core_seconds(largest):.3f} s")
     from xlcircuit.udfs import TORRES_VP

@@ -10,7 +10,9 @@ own folder.
 
 from __future__ import annotations
 
+import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,15 +52,23 @@ def measure(*args: str) -> dict:
     return json.loads(run.stdout)
 
 
-def fill_and_floor(federation: str, source: Path, folder: Path, tag: str) -> dict[str, dict]:
+def fill_and_floor(federation: str, source: Path, folder: Path, tag: str, repeat: int = 1) -> dict[str, dict]:
     """The fill of ``source`` by the federation's module, the refill of what it wrote, the openpyxl floor on
-    the filled workbook, and the full rewrite of ``source``."""
+    the filled workbook, and the full rewrite of ``source``. With ``repeat``, the fill, refill and floor are
+    run that many times, one after the other (a slower spell of the machine weighs on all three), and each
+    figure is the median of its runs (the peak memory, the highest)."""
     filled = folder / f"rempli{tag}.xlsx"
-    fill = measure("fill", str(source), str(filled), federation)
-    refill = measure("fill", str(filled), str(folder / f"rerempli{tag}.xlsx"), federation)
-    floor = measure("floor", str(filled), str(folder / f"floor{tag}.xlsx"))
+    runs: dict[str, list[dict]] = {"fill": [], "refill": [], "floor": []}
+    for _ in range(repeat):
+        runs["fill"].append(measure("fill", str(source), str(filled), federation))
+        runs["refill"].append(measure("fill", str(filled), str(folder / f"rerempli{tag}.xlsx"), federation))
+        runs["floor"].append(measure("floor", str(filled), str(folder / f"floor{tag}.xlsx")))
     full = measure("full", str(source), str(folder / f"complet{tag}.xlsx"), federation)
-    return {"fill": fill, "refill": refill, "floor": floor, "full": full}
+    return {**{kind: _median(measured) for kind, measured in runs.items()}, "full": full}
+
+
+def _median(runs: list[dict]) -> dict:
+    return {"seconds": statistics.median(r["seconds"] for r in runs), "peak_mib": max(r["peak_mib"] for r in runs)}
 
 
 def figures(run: dict[str, dict]) -> str:
@@ -71,8 +81,9 @@ def figures(run: dict[str, dict]) -> str:
 
 
 def fill_table(federation: str, sizes: Iterable[int], labels: Sequence[str],
-               write: Callable[[Path, int], tuple[Path, Sequence[int]]], stem: str = "saison") -> None:
-    """For each size, a generated workbook filled: a row of the size, the counts ``write`` gives, then the figures.
+               write: Callable[[Path, int], tuple[Path, Sequence[int]]], stem: str = "saison", repeat: int = 1) -> None:
+    """For each size, a generated workbook filled: a row of the size, the counts ``write`` gives, then the figures
+    (medians of ``repeat`` runs, see :func:`fill_and_floor`).
 
     ``labels`` head the size and the counts; ``write(path, size)`` saves the workbook and returns its path
     and its counts (lines, players…).
@@ -82,8 +93,14 @@ def fill_table(federation: str, sizes: Iterable[int], labels: Sequence[str],
         folder = Path(temporary)
         for size in sizes:
             source, counts = write(folder / f"{stem}-{size}.xlsx", size)
-            run = fill_and_floor(federation, source, folder, f"-{size}")
+            run = fill_and_floor(federation, source, folder, f"-{size}", repeat)
             print(" ".join([f"{size:>9}"] + [f"{count:>8}" for count in counts]) + " " + figures(run), flush=True)
+
+
+def add_repeat(parser: argparse.ArgumentParser) -> None:
+    """The ``--repeat`` option of a benchmark script."""
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each fill, refill and floor; their median is shown (default 1)")
 
 
 def timed(work: Callable[[], object]) -> float:

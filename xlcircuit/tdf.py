@@ -6,6 +6,8 @@ Nothing is rounded here ("sans arrondi"); rounding is for display only.
 
 from __future__ import annotations
 
+import functools
+
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -352,6 +354,7 @@ def run_season(tournaments: Sequence[Tournament]) -> SeasonReport:
 # --- Why each outing counts what it counts (§2), for the published tables and ``xlcircuit explain`` ---
 
 
+@functools.lru_cache(maxsize=256)  # a season has a handful of weights and tens of thousands of results
 def _percent(weight: float) -> str:
     return f"{format_half_up(weight * 100)} %"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 
@@ -10,6 +11,7 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a season folds each of its few thousand names many times
 def fold(text: str) -> str:
     """A key for matching keywords typed in any case, with or without accents (``Annulé`` -> ``annule``)."""
     decomposed = unicodedata.normalize("NFKD", clean(text).casefold())
