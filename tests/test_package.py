@@ -397,3 +397,43 @@ def test_an_output_sheet_the_organiser_deleted_is_added_to_the_package(demo_path
     assert filled.sheetnames[-1] == "Courbes" and len(filled["Courbes"]._charts) > 0
     with zipfile.ZipFile(demo_path) as archive:
         assert b'name="Courbes"' in archive.read("xl/workbook.xml")
+
+
+EXCEL_APP = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Properties xmlns="http://schemas.openxmlformats.org/'
+             'officeDocument/2006/extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/'
+             'docPropsVTypes"><Application>Microsoft Excel</Application><DocSecurity>0</DocSecurity><ScaleCrop>false'
+             '</ScaleCrop><HeadingPairs><vt:vector size="2" baseType="variant"><vt:variant><vt:lpstr>Feuilles de calcul'
+             '</vt:lpstr></vt:variant><vt:variant><vt:i4>{count}</vt:i4></vt:variant></vt:vector></HeadingPairs>'
+             '<TitlesOfParts><vt:vector size="{count}" baseType="lpstr">{titles}</vt:vector></TitlesOfParts>'
+             '<Company>Club</Company><AppVersion>16.0300</AppVersion></Properties>')
+
+
+def _with_excel_app(path: Path, target: Path) -> Path:
+    """``path`` with the docProps/app.xml Excel writes: its sheets listed by name."""
+    names = openpyxl.load_workbook(path).sheetnames
+    app = EXCEL_APP.format(count=len(names), titles="".join(f"<vt:lpstr>{n}</vt:lpstr>" for n in names))
+    return _broken(path, target, lambda n, d: app.encode() if n == "docProps/app.xml" else d)
+
+
+def test_the_list_of_sheets_excel_keeps_in_its_properties_goes_when_a_fill_adds_one(demo_path, tmp_path):
+    wb = openpyxl.load_workbook(demo_path)
+    del wb["Courbes"]
+    save_atomic(wb, demo_path)
+    source = _with_excel_app(demo_path, tmp_path / "excel.xlsx")
+    book = Book(source)
+    tdf.fill(book)
+    assert book._surgery is not None
+    book.save(tmp_path / "rempli.xlsx")
+    with zipfile.ZipFile(tmp_path / "rempli.xlsx") as archive:
+        app = archive.read("docProps/app.xml").decode()
+    assert "TitlesOfParts" not in app and "HeadingPairs" not in app  # it would leave « Courbes » out
+    assert "<Company>Club</Company>" in app and "<DocSecurity>0</DocSecurity>" in app
+    assert package_problems(tmp_path / "rempli.xlsx") == []
+
+
+def test_the_list_of_sheets_excel_keeps_in_its_properties_is_copied_when_no_sheet_is_added(demo_path, tmp_path):
+    source = _with_excel_app(demo_path, tmp_path / "excel.xlsx")
+    book = Book(source)
+    tdf.fill(book)
+    book.save(tmp_path / "rempli.xlsx")
+    assert raw_members(tmp_path / "rempli.xlsx")["docProps/app.xml"] == raw_members(source)["docProps/app.xml"]

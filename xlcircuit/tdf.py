@@ -7,7 +7,6 @@ Nothing is rounded here ("sans arrondi"); rounding is for display only.
 from __future__ import annotations
 
 import functools
-
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass

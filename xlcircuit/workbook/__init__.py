@@ -63,7 +63,7 @@ class _Modules(Mapping[str, "FederationWorkbook"]):
     def __getitem__(self, code: str) -> FederationWorkbook:
         if code not in CODES:
             raise KeyError(code)
-        module: FederationWorkbook = importlib.import_module(f"{__name__}.{code}")  # type: ignore[assignment]
+        module: FederationWorkbook = importlib.import_module(f"{__name__}.{code}")
         return module
 
     def __iter__(self) -> Iterator[str]:
@@ -79,9 +79,10 @@ FEDERATIONS: Mapping[str, FederationWorkbook] = _Modules()
 
 def federation_of(book: Book, override: str | None = None) -> FederationWorkbook:
     """The workbook module of the federation ``book`` belongs to (or the one asked for, in any case)."""
-    code = override or book.federation
-    if override and book.federation in FEDERATIONS and override != book.federation:
-        mine, asked = FEDERATIONS[book.federation], FEDERATIONS.get(override)
+    recorded = book.federation
+    code = override or recorded
+    if override and recorded is not None and recorded in FEDERATIONS and override != recorded:
+        mine, asked = FEDERATIONS[recorded], FEDERATIONS.get(override)
         raise WorkbookError(f"{book.path.name} est un classeur « {mine.TITLE} » ({mine.FEDERATION}), pas "
                             f"« {asked.TITLE if asked else override} » ({override}) : relancez sans --federation.")
     if code is None:

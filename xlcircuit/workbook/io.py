@@ -303,8 +303,8 @@ def _lost_features(name: str, archive: zipfile.ZipFile, names: set[str], markers
             drawing = _part(posixpath.dirname(part), target.get("Target", ""))
             if drawing.startswith("xl/drawings/") and drawing in names:
                 tags = {element.tag for element in _xml(name, archive, drawing).iter()}
-                labels = sorted({label for tag, label in _LOST_IN_DRAWINGS.items() if tag in tags})
-                found += [Unkept(label, sheet) for label in labels]
+                shapes = sorted({label for tag, label in _LOST_IN_DRAWINGS.items() if tag in tags})
+                found += [Unkept(label, sheet) for label in shapes]
     return found
 
 

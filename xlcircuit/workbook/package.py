@@ -451,7 +451,7 @@ def _outside_columns(first: int, last: int) -> re.Pattern:
 def _letters_between(first: int, last: int) -> str:
     """A regular expression of the column letters ``first``..``last`` (1 is A), one alternative per length."""
     alternatives = []
-    for length, (low, high) in enumerate(((1, 26), (27, 702), (703, 18278)), start=1):
+    for low, high in ((1, 26), (27, 702), (703, 18278)):  # A-Z, AA-ZZ, AAA-ZZZ
         if first <= high and last >= low:
             alternatives.append(_between(get_column_letter(max(first, low)), get_column_letter(min(last, high))))
     return "|".join(alternatives)
@@ -837,8 +837,11 @@ class _SheetWriter(WorksheetWriter):
 
     def serialised(self) -> list[bytes]:
         """The sheet's XML, in pieces (written one after the other into the zip)."""
-        data = self.sheet_data()  # first: it gathers the hyperlinks the tail writes
-        self.write()
+        try:
+            data = self.sheet_data()  # first: it gathers the hyperlinks the tail writes
+            self.write()
+        finally:
+            self.close()  # also when interrupted: an open stream would write to its buffer once that is gone
         xml = self.read()
         if xml.count(self.PLACEHOLDER) != 1:
             raise Unsupported("écriture de la feuille")
@@ -949,6 +952,10 @@ def _insert_before_any(xml: bytes, names: list[bytes], fallback: bytes, text: by
     return xml[:best] + text + xml[best:]
 
 
+#: The lists of a workbook's parts in docProps/app.xml (sheet names, with their headings).
+_SHEET_LISTS = re.compile(rb"<(\w+:)?(HeadingPairs|TitlesOfParts)\b[^>]*?(?:/>|>.*?</(?:\1)?\2>)", re.S)
+
+
 class Surgery:
     """The filled workbook: the owned sheets of ``wb`` written anew into a copy of the original package."""
 
@@ -979,6 +986,7 @@ class Surgery:
         kept_table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
         later = {self.counts["part"], package.workbook, rels_part(package.workbook), "_rels/.rels",
                  "[Content_Types].xml", "docProps/custom.xml"}
+        later |= {r.part for r in package.rels("") if r.type.endswith("/extended-properties")}
         later |= {r.part for r in package.rels(package.workbook) if r.type.endswith("/calcChain")}
         grown = self._grown_tables(owned)  # input tables a fill grew over rows typed under them
         later |= set(grown)
@@ -1027,6 +1035,7 @@ class Surgery:
         changed.update(book_rels)
         changed[package.workbook] = book_xml
         changed.update(self._custom(types))
+        changed.update(self._app(added_sheets))
         return changed
 
     def _write_sheet(self, ws: Worksheet, part: str, names: Names, table_ids: set[int], types: dict[str, str],
@@ -1244,6 +1253,17 @@ class Surgery:
                 b"</definedName", b"</" + prefix + b"definedName") for w in wanted]
         end = xml.index(b"</" + prefix + b"definedNames>")
         return xml[:end] + b"".join(wanted) + xml[end:]
+
+    def _app(self, added_sheets: list[tuple[str, str]]) -> dict[str, bytes]:
+        """The extended properties (docProps/app.xml) without their list of sheets when the fill added sheets:
+        the list, which Excel writes and reads for information only, would leave them out. Both elements are
+        optional; Excel writes them afresh at its next save."""
+        part = next((r.part for r in self.plan.package.rels("") if r.type.endswith("/extended-properties")), None)
+        if not added_sheets or part is None or part not in self.plan.package.names:
+            return {}
+        xml = self.plan.package.read(part)
+        stripped = _SHEET_LISTS.sub(b"", xml)
+        return {part: stripped} if stripped != xml else {}
 
     def _custom(self, types: dict[str, str]) -> dict[str, bytes]:
         """docProps/custom.xml, when the federation's mark is not already there as it should be."""

@@ -74,7 +74,14 @@ class Steps(Generic[R, S]):
         return specs
 
     def compute(self, book: Book, progress: Progress = quiet) -> S:
-        """Read and check the input tables, then compute; every problem is reported at once."""
+        """Read and check the input tables, then compute; every problem is reported at once. Only what a fill
+        needs is loaded (the input tables; the organiser's other sheets are left unread) where the workbook
+        allows it."""
+        with paused_gc():
+            return self._compute(book, progress)
+
+    def _compute(self, book: Book, progress: Progress) -> S:
+        book.own(self.rewritten, self.federation)
         progress("lecture")
         # Data bars an earlier fill put in the published tables are rewritten: not a loss to warn of.
         forget_own_formats(book, self.owned(book.wb))
@@ -91,8 +98,7 @@ class Steps(Generic[R, S]):
             return self._fill(book, progress)
 
     def _fill(self, book: Book, progress: Progress) -> S:
-        book.own(self.rewritten, self.federation)  # the surgical fill, where the workbook allows it
-        summary = self.compute(book, progress)
+        summary = self._compute(book, progress)  # loaded for the surgical fill, where the workbook allows it
         progress("écriture")
         published = self.outputs(summary, day=dt.date.today())
         problems = Problems()

@@ -535,10 +535,10 @@ def _put_rows(ws: Worksheet, columns: Sequence[Column], rows: Sequence[Sequence[
                 put(ws.cell(r, col), value, columns[offset].number_format)
                 continue
             quoted = False
-            if kind == "s":
-                known = texts.get(value)  # type: ignore[call-overload]
+            if isinstance(value, str):
+                known = texts.get(value)
                 if known is None:
-                    known = texts[value] = _clean(value)  # type: ignore[arg-type]
+                    known = texts[value] = _clean(value)
                 value, quoted = known
             key = (offset, kind, quoted)
             if key not in made:
