@@ -17,10 +17,10 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from conftest import sheets_as_csv, table_dicts
+from conftest import filled_example, sheets_as_csv, table_dicts
 
 from xlcircuit.cli import main
-from xlcircuit.workbook import Book, tdf
+from xlcircuit.workbook import FEDERATIONS, Book, tdf
 from xlcircuit.workbook.io import save_atomic
 from xlcircuit.workbook.package import Package, Unsupported, package_problems, read_cells
 
@@ -252,6 +252,29 @@ def test_the_organisers_cells_on_an_output_sheet_are_kept_and_said(demo_path, tm
                           "elles sont gardées, mais réécrites (leurs formules sont recalculées à l'ouverture)."]
     book.save()
     assert openpyxl.load_workbook(demo_path)["Points"]["N1"].value == "ma note"
+
+
+@pytest.mark.parametrize("code", list(FEDERATIONS))
+def test_a_refill_says_nothing_of_the_legends_an_earlier_fill_wrote_under_its_tables(code, tmp_path):
+    module = FEDERATIONS[code]
+    book = Book(filled_example(module, tmp_path))
+    module.fill(book)
+    assert book._surgery is not None
+    assert book.notes == []  # the legends are the fill's own, not the organiser's cells
+
+
+def test_the_organisers_cell_among_the_legends_is_kept_and_said(demo_path, tmp_path):
+    tdf.fill(book := Book(demo_path))
+    book.save()
+    wb = openpyxl.load_workbook(demo_path)
+    ws = wb["Points"]
+    legend = max(cell.row for cell in ws["A"] if cell.value is not None)
+    ws.cell(legend + 1, 1, "vu par le comité")  # under the legend, in its column: the organiser's
+    save_atomic(wb, demo_path)
+    tdf.fill(book := Book(demo_path))
+    assert book.notes and "« Points »" in book.notes[0]
+    book.save()
+    assert openpyxl.load_workbook(demo_path)["Points"].cell(legend + 1, 1).value == "vu par le comité"
 
 
 def test_what_openpyxl_drops_on_an_output_sheet_takes_the_full_rewrite_and_its_warning(demo_path, tmp_path, capsys):

@@ -423,10 +423,11 @@ class Book:
                 raise _being_written_error(self.path.name)
         return self._wb
 
-    def own(self, owned, federation: str) -> bool:
+    def own(self, owned, federation: str, ours: Callable[[Any], bool] | None = None) -> bool:
         """Open for a fill that rewrites only ``owned`` (a :class:`.package.Owned`): the organiser's sheets
         are copied as they are when saving. False when the workbook needs the full rewrite (then the model
-        is loaded whole, as before)."""
+        is loaded whole, as before). ``ours`` tells the cells an earlier fill wrote outside its tables (their
+        legends) from the organiser's, which the fill says it keeps."""
         from . import package
 
         if self._wb is not None:
@@ -449,7 +450,8 @@ class Book:
             raise _being_written_error(self.path.name)
         self._wb = wb
         self.unkept = []  # nothing else is rewritten: every other part is copied as it is
-        mixed = [name for name, has in foreign.items() if has]
+        mixed = [name for name, has in foreign.items() if has and any(
+            cell.value is not None and not (ours and ours(cell)) for cell in wb[name]._cells.values())]
         if mixed:
             self.notes.append(f"{_sheets_phrase(mixed)} aussi des cellules à vous, hors des tables de xlcircuit : "
                               "elles sont gardées, mais réécrites (leurs formules sont recalculées à l'ouverture).")

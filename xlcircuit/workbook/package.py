@@ -588,7 +588,6 @@ class Plan:
 
     package: Package
     owned: dict[str, list[tuple[int, int, int, int]] | None]  # sheet name -> the areas it owns (None: all)
-    foreign: list[str] = field(default_factory=list)  # sheets of owned areas that hold the organiser's cells too
 
     @property
     def sheets(self) -> list[SheetInfo]:

@@ -21,7 +21,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from ..errors import WorkbookProblems
 from .io import Book, mark_federation, paused_gc
 from .package import Owned
-from .tables import Output, Problems, TableSpec, forget_own_formats, write_outputs
+from .tables import Output, Problems, TableSpec, forget_own_formats, is_note, write_outputs
 
 R = TypeVar("R")  # what a federation's ``read`` gives
 S = TypeVar("S")  # its summary
@@ -81,7 +81,7 @@ class Steps(Generic[R, S]):
             return self._compute(book, progress)
 
     def _compute(self, book: Book, progress: Progress) -> S:
-        book.own(self.rewritten, self.federation)
+        book.own(self.rewritten, self.federation, ours=is_note)
         progress("lecture")
         # Data bars an earlier fill put in the published tables are rewritten: not a loss to warn of.
         forget_own_formats(book, self.owned(book.wb))

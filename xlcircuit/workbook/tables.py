@@ -12,7 +12,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
@@ -792,7 +792,8 @@ def write_notes(ws: Worksheet, notes: Sequence[str], min_col: int, max_row: int)
     return row + 1 if notes else max_row
 
 
-def _is_note(cell) -> bool:
+def is_note(cell) -> bool:
+    """Whether a cell is a line of the legend :func:`write_notes` put under a table."""
     return (isinstance(cell.value, str) and cell.font.i and cell.font.color is not None
             and cell.font.color.rgb == NOTE_FONT.color.rgb)
 
@@ -801,7 +802,7 @@ def _clear_notes(ws: Worksheet, area: tuple[int, int, int, int]) -> None:
     """Remove the legend an earlier fill wrote under a table (cells in its look only)."""
     for row in range(area[3] + 2, area[3] + 2 + MAX_NOTES):
         cell = ws._cells.get((row, area[0]))
-        if cell is not None and _is_note(cell):
+        if cell is not None and is_note(cell):
             del ws._cells[row, area[0]]
 
 
@@ -867,20 +868,32 @@ def style_table(ws: Worksheet, output: Output) -> None:
         title = ws.cell(min_row - TITLE_ROWS, min_col)
         put(title, output.title)
         title.font = TITLE_FONT
-    for col in range(min_col, max_col + 1):  # long headers (tournament names) wrap instead of spilling
-        ws.cell(min_row, col).alignment = HEADER_ALIGNMENT
+    # Long headers (tournament names) wrap instead of spilling.
+    restyle([ws.cell(min_row, col) for col in range(min_col, max_col + 1)], "alignmentId",
+            ws.parent._alignments.add(HEADER_ALIGNMENT))
     ws.row_dimensions[min_row].height = HEADER_HEIGHT
     for index, colour in output.highlights.items():
-        for col in range(min_col, max_col + 1):
-            ws.cell(min_row + 1 + index, col).fill = PatternFill("solid", fgColor=colour)
-    for offset, column in enumerate(output.columns):
-        if column.data_bar and output.rows:
-            letter = get_column_letter(min_col + offset)
-            rule = DataBarRule(start_type="num", start_value=0, end_type="max", color=DATA_BAR_COLOUR)
-            # After the organiser's rules, numbered from what is there (openpyxl's counter only grows).
-            rule.priority = 1 + max((r.priority or 0 for cf in ws.conditional_formatting for r in cf.rules),
-                                    default=0)
-            ws.conditional_formatting.add(f"{letter}{min_row + 1}:{letter}{max_row}", rule)
+        restyle([ws.cell(min_row + 1 + index, col) for col in range(min_col, max_col + 1)], "fillId",
+                ws.parent._fills.add(PatternFill("solid", fgColor=colour)))
+    bars = [offset for offset, column in enumerate(output.columns) if column.data_bar] if output.rows else []
+    # After the organiser's rules, numbered from what is there (openpyxl's counter only grows).
+    rules = ws.conditional_formatting._cf_rules.values()  # iterating the list itself re-sets every range's rules
+    priority = max((r.priority or 0 for listed in rules for r in listed), default=0) if bars else 0
+    for offset in bars:
+        letter = get_column_letter(min_col + offset)
+        priority += 1
+        rule = DataBarRule(start_type="num", start_value=0, end_type="max", color=DATA_BAR_COLOUR)
+        rule.priority = priority
+        ws.conditional_formatting.add(f"{letter}{min_row + 1}:{letter}{max_row}", rule)
+
+
+def restyle(cells: Iterable[Cell], key: str, index: int) -> None:
+    """Set one index of the cells' style (``fillId``, ``alignmentId``…) to a look already added to the
+    workbook's list of them: added once, not once a cell (each addition compares it with every other)."""
+    for cell in cells:
+        if not cell._style:
+            cell._style = StyleArray()
+        setattr(cell._style, key, index)
 
 
 def write_outputs(wb: Workbook, outputs: Sequence[Output]) -> list[Worksheet]:
@@ -908,10 +921,14 @@ def _inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
 
 
 def _cells_in(ws: Worksheet, area: tuple[int, int, int, int]) -> list:
-    """The cells that exist in ``area`` (iter_rows would create every cell of the rectangle)."""
+    """The cells that exist in ``area`` (iter_rows would create every cell of the rectangle), looked up one
+    by one in a small area (a group table on a sheet of a hundred), else found among the sheet's cells."""
     min_col, min_row, max_col, max_row = area
-    return [cell for (row, col), cell in ws._cells.items()
-            if min_row <= row <= max_row and min_col <= col <= max_col]
+    cells = ws._cells
+    if (max_row - min_row + 1) * (max_col - min_col + 1) < len(cells):
+        found = (cells.get((row, col)) for row in range(min_row, max_row + 1) for col in range(min_col, max_col + 1))
+        return [cell for cell in found if cell is not None]
+    return [cell for (row, col), cell in cells.items() if min_row <= row <= max_row and min_col <= col <= max_col]
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
