@@ -471,10 +471,14 @@ def _between(low: str, high: str) -> str:
     return "|".join(parts)
 
 
+_BARE_ROW = re.compile(rb'<row r="\d+"(?: spans="[\d:]+")?\s*/?>')
+
+
 def _emptied_rows(rows: bytes) -> bytes:
-    """Rows of a sheet with their attributes (heights) but no cells, ``<row …></row>`` each."""
+    """Rows of a sheet with their attributes (heights) but no cells, ``<row …></row>`` each; rows with no
+    attribute but their number (and the spans hint) are left out, as openpyxl would make nothing of them."""
     return b"".join(tag[:-2] + b"></row>" if tag.endswith(b"/>") else tag + b"</row>"
-                    for tag in _ROW_TAG.findall(rows))
+                    for tag in _ROW_TAG.findall(rows) if not _BARE_ROW.fullmatch(tag))
 
 
 def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> tuple[bytes, bool]:
@@ -985,7 +989,8 @@ class Surgery:
         kept_table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
         later = {self.counts["part"], package.workbook, rels_part(package.workbook), "_rels/.rels",
                  "[Content_Types].xml", "docProps/custom.xml"}
-        later |= {r.part for r in package.rels("") if r.type.endswith("/extended-properties")}
+        if any(ws.title not in original for ws in owned):  # new sheets: the list of sheets in app.xml changes
+            later |= {r.part for r in package.rels("") if r.type.endswith("/extended-properties")}
         later |= {r.part for r in package.rels(package.workbook) if r.type.endswith("/calcChain")}
         grown = self._grown_tables(owned)  # input tables a fill grew over rows typed under them
         later |= set(grown)

@@ -208,8 +208,9 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
     existing = _rows_of(ws, range(min_col, max_col + 1), min_row + 1)
     last_row = _last_data_row(book, ws, table, spec, area, existing, problems)
     records = []
+    letters = {header: get_column_letter(col) for header, col in columns.items()}
     for row in sorted(r for r in existing if r <= last_row):
-        record = _read_row(book, ws.title, row, existing[row], columns, problems)
+        record = _read_row(book, ws.title, row, existing[row], columns, letters, problems)
         if record is not None:
             records.append(record)
     return records
@@ -267,20 +268,26 @@ def _last_data_row(book: Book, ws: Worksheet, table: Table, spec: TableSpec, are
 
 
 def _read_row(book: Book, sheet: str, row: int, cells_of_row: dict[int, Cell], columns: dict[str, int],
-              problems: Problems) -> Record | None:
-    """One row of an input table as a record of what its known columns show; None for a blank row."""
+              letters: dict[str, str], problems: Problems) -> Record | None:
+    """One row of an input table as a record of what its known columns show (``letters``: each column's
+    letter); None for a blank row."""
     values, cells = {}, {}
+    blank = True
     for header, col in columns.items():
-        cells[header] = f"{get_column_letter(col)}{row}"
+        cells[header] = f"{letters[header]}{row}"
         cell = cells_of_row.get(col)
-        value = None if cell is None else book.value(cell)
-        if value is None and cell is not None and cell.data_type == "f":
+        if cell is None:
+            values[header] = None
+            continue
+        value = cell.value if cell.data_type != "f" else book.value(cell)
+        if value is None and cell.data_type == "f":
             problems.add(Problem(sheet, row, header, "formule jamais calculée : ouvrez le classeur dans votre "
                                  "tableur, enregistrez-le, puis relancez", cell.coordinate))
-        values[header] = (value.strip() or None) if isinstance(value, str) else value
-    if any(v is not None for v in values.values()):
-        return Record(sheet, row, values, cells)
-    return None
+        if isinstance(value, str):
+            value = value.strip() or None
+        values[header] = value
+        blank = blank and value is None
+    return None if blank else Record(sheet, row, values, cells)
 
 
 def _next_table(ws: Worksheet, table: Table, area: tuple[int, int, int, int]) -> int:
