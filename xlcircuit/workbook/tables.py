@@ -271,7 +271,8 @@ def _read_row(book: Book, sheet: str, row: int, cells_of_row: dict[int, Cell], c
               letters: dict[str, str], problems: Problems) -> Record | None:
     """One row of an input table as a record of what its known columns show (``letters``: each column's
     letter); None for a blank row."""
-    values, cells = {}, {}
+    values: dict[str, object] = {}
+    cells: dict[str, str] = {}
     blank = True
     for header, col in columns.items():
         cells[header] = f"{letters[header]}{row}"
