@@ -885,7 +885,8 @@ def style_table(ws: Worksheet, output: Output) -> None:
                 ws.parent._fills.add(PatternFill("solid", fgColor=colour)))
     bars = [offset for offset, column in enumerate(output.columns) if column.data_bar] if output.rows else []
     # After the organiser's rules, numbered from what is there (openpyxl's counter only grows).
-    rules = ws.conditional_formatting._cf_rules.values()  # iterating the list itself re-sets every range's rules
+    # dict.values: iterating the list (or its ordered dict) would re-set or hash every range's rules.
+    rules = dict.values(ws.conditional_formatting._cf_rules)
     priority = max((r.priority or 0 for listed in rules for r in listed), default=0) if bars else 0
     for offset in bars:
         letter = get_column_letter(min_col + offset)
@@ -915,12 +916,13 @@ def write_outputs(wb: Workbook, outputs: Sequence[Output]) -> list[Worksheet]:
     return sheets
 
 
-def _drop_rules(ws: Worksheet, area: tuple[int, int, int, int]) -> None:
-    """Remove the conditional formats a previous fill put inside an output table."""
+def _drop_rules(ws: Worksheet, *areas: tuple[int, int, int, int]) -> None:
+    """Remove the conditional formats a previous fill put inside output tables (each inside one of ``areas``)."""
     rules = ws.conditional_formatting._cf_rules
-    for formatting in list(rules):
+    # dict.items: the ordered dict's own iteration would hash each range (openpyxl hashes its text) again.
+    for formatting, _ in list(dict.items(rules)):
         bounds = [range_boundaries(str(r)) for r in formatting.sqref.ranges]
-        if bounds and all(_inside(b, area) for b in bounds):
+        if bounds and all(any(_inside(b, area) for area in areas) for b in bounds):
             del rules[formatting]
 
 
@@ -977,21 +979,24 @@ def chart_title(chart) -> str:
     return "".join(run.t or "" for paragraph in rich.p for run in (paragraph.r or []))
 
 
-def remove_table(ws: Worksheet, name: str) -> tuple[int, int, int, int]:
-    """Remove a published table of ``ws`` with what :func:`write_table` and :func:`style_output` put there:
-    its cells (values and looks), its title, its conditional formats, its header row's height. Returns where
-    it stood. For tables laid out afresh at each fill (several stacked on a sheet, in varying number)."""
-    key = _key(ws, name)
-    area = range_boundaries(ws.tables[key].ref)
-    del ws.tables[key]
-    for cell in _cells_in(ws, area):
-        del ws._cells[cell.row, cell.column]
-    if area[1] > TITLE_ROWS:
-        ws._cells.pop((area[1] - TITLE_ROWS, area[0]), None)
-    _drop_rules(ws, area)
-    header = ws.row_dimensions.get(area[1])
-    if header is not None and header.height == HEADER_HEIGHT:
-        header.height = None
-        if not dict(header):  # nothing else set on that row: as if never touched
-            del ws.row_dimensions[area[1]]
-    return area
+def remove_tables(ws: Worksheet, names: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    """Remove published tables of ``ws`` with what :func:`write_table` and :func:`style_output` put there:
+    their cells (values and looks), titles, conditional formats, header rows' heights. Returns where each
+    stood. For tables laid out afresh at each fill (several stacked on a sheet, in varying number)."""
+    areas = []
+    for name in names:
+        key = _key(ws, name)
+        area = range_boundaries(ws.tables[key].ref)
+        del ws.tables[key]
+        for cell in _cells_in(ws, area):
+            del ws._cells[cell.row, cell.column]
+        if area[1] > TITLE_ROWS:
+            ws._cells.pop((area[1] - TITLE_ROWS, area[0]), None)
+        header = ws.row_dimensions.get(area[1])
+        if header is not None and header.height == HEADER_HEIGHT:
+            header.height = None
+            if not dict(header):  # nothing else set on that row: as if never touched
+                del ws.row_dimensions[area[1]]
+        areas.append(area)
+    _drop_rules(ws, *areas)
+    return areas

@@ -59,7 +59,7 @@ from .tables import (
     as_yes_no,
     find_table,
     read_table,
-    remove_table,
+    remove_tables,
     shown,
     style_table,
     table_bounds,
@@ -673,7 +673,7 @@ def _ours(ws: Worksheet, name: str) -> bool:
 def _clear_groups(ws: Worksheet) -> tuple[int, int]:
     """Remove an earlier fill's group tables from ``ws`` (cells, titles, fills, data bars, page breaks);
     returns where the first of the new ones goes: (row, column) of the topmost old one, else A3."""
-    areas = [remove_table(ws, name) for name in [name for name in ws.tables if _ours(ws, name)]]
+    areas = remove_tables(ws, [name for name in ws.tables if _ours(ws, name)])
     starts = {area[1] - TITLE_ROWS - 1 for area in areas}  # the row breaks put before their titles
     if any(b.id in starts for b in ws.row_breaks.brk):
         ws.row_breaks.brk = [b for b in ws.row_breaks.brk if b.id not in starts]
