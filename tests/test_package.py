@@ -277,6 +277,19 @@ def test_the_organisers_cell_among_the_legends_is_kept_and_said(demo_path, tmp_p
     assert openpyxl.load_workbook(demo_path)["Points"].cell(legend + 1, 1).value == "vu par le comité"
 
 
+def test_the_organisers_link_on_an_output_sheet_is_kept(demo_path, tmp_path):
+    wb = openpyxl.load_workbook(demo_path)
+    wb["Points"]["N1"] = "règlement"
+    wb["Points"]["N1"].hyperlink = "https://example.org/reglement.pdf"
+    save_atomic(wb, demo_path)
+    for _ in range(2):  # the fill, then the refill of what it wrote
+        tdf.fill(book := Book(demo_path))
+        assert book._surgery is not None
+        book.save()
+    cell = openpyxl.load_workbook(demo_path)["Points"]["N1"]
+    assert (cell.value, cell.hyperlink.target) == ("règlement", "https://example.org/reglement.pdf")
+
+
 def test_what_openpyxl_drops_on_an_output_sheet_takes_the_full_rewrite_and_its_warning(demo_path, tmp_path, capsys):
     """Sparklines on the Classement sheet: the surgical writer would rewrite them away, so the fill says so
     and keeps the original aside, as every fill did before."""

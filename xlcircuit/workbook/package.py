@@ -17,12 +17,13 @@ import bisect
 import functools
 import html
 import io
+import itertools
 import posixpath
 import re
 import struct
 import zipfile
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -779,15 +780,14 @@ class _SheetWriter(WorksheetWriter):
     def write_rows(self):
         self.xf.send(Element("xlcircuitSheetData"))
 
-    def sheet_data(self) -> list[bytes]:
-        """The sheet's <sheetData>, encoded in chunks of a few thousand rows."""
+    def sheet_data(self) -> Iterator[bytes]:
+        """The sheet's <sheetData>, encoded in chunks of a few thousand rows, each made when asked for."""
         ws = self.ws
         add_style = ws.parent._cell_styles.add
         epoch = ws.parent.epoch
         dims = ws.row_dimensions
         rows = self._rows()
         out = ["<sheetData>"]
-        chunks: list[bytes] = []  # encoded every few thousand rows: a season's sheet is tens of MB
         letters: dict[int, str] = {}
         styles: dict[bytes, str] = {}
         for row in sorted(rows):
@@ -821,12 +821,11 @@ class _SheetWriter(WorksheetWriter):
                 else:
                     out.append(_cell_xml(ws, cell, ref, s, epoch))
             out.append("</row>")
-            if len(out) > 20_000:
-                chunks.append("".join(out).encode())
+            if len(out) > 20_000:  # a season's sheet is tens of MB: never whole in memory
+                yield "".join(out).encode()
                 out.clear()
         out.append("</sheetData>")
-        chunks.append("".join(out).encode())
-        return chunks
+        yield "".join(out).encode()
 
     def _rows(self) -> dict[int, list]:
         """The sheet's cells as (column, cell) by row, with every row that has dimensions (maybe no cells)."""
@@ -838,10 +837,14 @@ class _SheetWriter(WorksheetWriter):
             rows.setdefault(row, [])
         return rows
 
-    def serialised(self) -> list[bytes]:
-        """The sheet's XML, in pieces (written one after the other into the zip)."""
+    def serialised(self) -> Iterator[bytes]:
+        """The sheet's XML in pieces: its head and tail made now, its cells as the pieces are written into
+        the zip one after the other."""
+        ws = self.ws
+        # The tail lists the cells' links (openpyxl gathers them as it writes the cells): gathered first.
+        linked = sorted((key, cell) for key, cell in ws._cells.items() if cell._hyperlink is not None)
+        ws._hyperlinks = [cell.hyperlink for _, cell in linked]  # (emptied by __init__)
         try:
-            data = self.sheet_data()  # first: it gathers the hyperlinks the tail writes
             self.write()
         finally:
             self.close()  # also when interrupted: an open stream would write to its buffer once that is gone
@@ -849,7 +852,7 @@ class _SheetWriter(WorksheetWriter):
         if xml.count(self.PLACEHOLDER) != 1:
             raise Unsupported("écriture de la feuille")
         head, tail = xml.split(self.PLACEHOLDER)
-        return [head, *data, tail]
+        return itertools.chain([head], self.sheet_data(), [tail])
 
 
 def _first(item: tuple) -> int:
@@ -1000,7 +1003,7 @@ class Surgery:
         with open(package.path, "rb") as source, zipfile.ZipFile(Path(target), "w", zipfile.ZIP_DEFLATED,
                                                                  compresslevel=_COMPRESS_LEVEL) as out:
 
-            def emit(name: str, data: bytes | list[bytes]) -> None:
+            def emit(name: str, data: bytes | Iterable[bytes]) -> None:
                 _write_new(out, name, data)
                 written.append(name)
 
@@ -1342,7 +1345,7 @@ def _write_later(source, out: zipfile.ZipFile, infos: list[zipfile.ZipInfo], lat
         _write_new(out, name, data)
 
 
-def _write_new(out: zipfile.ZipFile, name: str, data: bytes | list[bytes]) -> None:
+def _write_new(out: zipfile.ZipFile, name: str, data: bytes | Iterable[bytes]) -> None:
     info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
     info.compress_type = zipfile.ZIP_DEFLATED
     info.external_attr = 0o600 << 16
