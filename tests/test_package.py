@@ -18,6 +18,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 from conftest import filled_example, sheets_as_csv, table_dicts
+from hypothesis import given
+from hypothesis import strategies as st
 
 from xlcircuit.cli import main
 from xlcircuit.workbook import FEDERATIONS, Book, tdf
@@ -473,3 +475,34 @@ def test_the_list_of_sheets_excel_keeps_in_its_properties_is_copied_when_no_shee
     tdf.fill(book)
     book.save(tmp_path / "rempli.xlsx")
     assert raw_members(tmp_path / "rempli.xlsx")["docProps/app.xml"] == raw_members(source)["docProps/app.xml"]
+
+
+@given(first=st.integers(1, 16384), span=st.integers(0, 16383), column=st.integers(1, 16384))
+def test_the_pattern_of_a_span_of_columns_matches_its_columns_and_no_other(first, span, column):
+    from openpyxl.utils import get_column_letter
+
+    from xlcircuit.workbook.package import _letters_between
+
+    last = min(first + span, 16384)
+    pattern = re.compile(f"(?:{_letters_between(first, last)})[0-9]")
+    assert (pattern.fullmatch(get_column_letter(column) + "1") is not None) == (first <= column <= last)
+
+
+def test_a_refill_empties_the_rows_of_the_previous_tables_and_keeps_the_organisers(demo_path, tmp_path):
+    from xlcircuit.workbook.package import _strip_cells
+
+    wb = openpyxl.load_workbook(demo_path)
+    wb["Points"]["N5"] = "à garder"
+    wb["Points"].row_dimensions[7].height = 30
+    save_atomic(wb, demo_path)
+    tdf.fill(book := Book(demo_path))
+    book.save()
+    package = Package(demo_path)
+    sheet = next(s for s in package.sheets if s.name == "Points")
+    table = package.table("Points")
+    xml, others = _strip_cells(package.read(sheet.part), [table.bounds])
+    assert others  # N5
+    kept = re.findall(rb'<c r="([A-Z]+\d+)"', xml)
+    inside = [ref for ref in kept if re.fullmatch(rb"[A-L]\d+", ref) and table.bounds[1] <= int(ref[1:]) <= table.bounds[3]]
+    assert b"N5" in kept and inside == []
+    assert re.search(rb"<row r=\"7\"[^>]*\bht=\"30\"[^>]*></row>", xml)  # its height kept, its cells gone

@@ -313,6 +313,7 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
         return []
     data = xml[span[0]:span[1]]
     context = (strings, wb._date_formats, wb._timedelta_formats, wb.epoch)
+    dates = wb._date_formats
     found: list[ReadCell] = []
     expected = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/")
     matched = 0
@@ -329,8 +330,12 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
                 break
         else:
             continue
-        cell = _matched_cell(r, column, s1 or s2, t, v, text or spaced, inner, context)
-        if cell is not None:
+        # Most of a season's cells, read here: a plain inline text, a number that is not a date.
+        if text and b"&" not in text and b"\r" not in text:
+            found.append(ReadCell(r, column, text.decode("utf-8"), "s"))
+        elif v and t is None and not inner and int(s1 or s2 or 0) not in dates:
+            found.append(ReadCell(r, column, _number(v.decode()), "n"))
+        elif (cell := _matched_cell(r, column, s1 or s2, t, v, text or spaced, inner, context)) is not None:
             found.append(cell)
     if matched != expected:
         return _read_cells_slowly(data, areas, context)  # attributes in another order, or others
