@@ -311,14 +311,14 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
     span = _sheet_data(xml)
     if span is None or span[0] == span[1]:
         return []
-    data = xml[span[0]:span[1]]
+    start, end = span  # read in place: a season's sheet is tens of MB, not copied
     context = (strings, wb._date_formats, wb._timedelta_formats, wb.epoch)
     dates = wb._date_formats
     found: list[ReadCell] = []
-    expected = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/")
+    expected = xml.count(b"<c ", start, end) + xml.count(b"<c>", start, end) + xml.count(b"<c/", start, end)
     matched = 0
     letters_of = _LETTERS
-    for match in _FAST_CELL.finditer(data):
+    for match in _FAST_CELL.finditer(xml, start, end):
         matched += 1
         letters, row, s1, t, s2, v, text, spaced, inner = match.groups()
         column = letters_of.get(letters)
@@ -338,7 +338,7 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
         elif (cell := _matched_cell(r, column, s1 or s2, t, v, text or spaced, inner, context)) is not None:
             found.append(cell)
     if matched != expected:
-        return _read_cells_slowly(data, areas, context)  # attributes in another order, or others
+        return _read_cells_slowly(xml[start:end], areas, context)  # attributes in another order, or others
     return found
 
 
@@ -826,7 +826,7 @@ class _SheetWriter(WorksheetWriter):
                 else:
                     out.append(_cell_xml(ws, cell, ref, s, epoch))
             out.append("</row>")
-            if len(out) > 20_000:  # a season's sheet is tens of MB: never whole in memory
+            if len(out) > 4_000:  # a season's sheet is tens of MB: never whole in memory
                 yield "".join(out).encode()
                 out.clear()
         out.append("</sheetData>")
