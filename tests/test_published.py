@@ -116,7 +116,7 @@ def test_a_refill_with_more_people_grows_the_table_over_its_old_legend(tmp_path)
     book.save()
     ws = openpyxl.load_workbook(path)["Classement"]
     assert ws.tables["Classement"].ref == "A3:E14"
-    notes = [r for r in range(1, 60) if tables._is_note(ws.cell(r, 1))]
+    notes = [r for r in range(1, 60) if tables.is_note(ws.cell(r, 1))]
     # The old legend (from row 7, under the two-line table) is gone; the new one stands under the new table.
     assert notes == list(range(16, 16 + len(notes))) and len(notes) >= 3
     assert ws.cell(16, 1).value.startswith("Chaque case")
