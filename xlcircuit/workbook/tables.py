@@ -829,9 +829,12 @@ def shown_text(value: object, number_format: str | None) -> str:
 def _longest_shown(values: Sequence[object], number_format: str | None) -> int:
     """The length of the longest :func:`shown_text` of ``values``: of numbers, the largest's or the smallest's
     (the shown text of a number grows with its size), without formatting a season's every number."""
-    numbers = [v for v in values if v.__class__ in (int, float)]
-    others = {v for v in values if v.__class__ not in (int, float)}  # a season's texts repeat: each once
-    shown = [*others, max(numbers), min(numbers)] if numbers else others
+    # A season's values repeat: each looked at once (but True and 1 are one for a set).
+    distinct = [v for v in values if v is not None] if bool in set(map(type, values)) else set(values) - {None}
+    numbers = [v for v in distinct if v.__class__ in (int, float)]
+    shown = [v for v in distinct if v.__class__ not in (int, float)]
+    if numbers:
+        shown += [max(numbers), min(numbers)]
     return max((len(shown_text(value, number_format)) for value in shown), default=0)
 
 
@@ -841,20 +844,22 @@ def fit_widths(ws: Worksheet, output: Output, min_col: int, min_row: int) -> Non
     lines = 2
     by_column = list(itertools.zip_longest(*output.rows))  # the rows turned into columns at C speed
     for offset, column in enumerate(output.columns):
-        values = [v for v in by_column[offset] if v is not None] if offset < len(by_column) else []
-        content = _longest_shown(values, column.number_format)
+        content = _longest_shown(by_column[offset] if offset < len(by_column) else (), column.number_format)
         words = column.header.split()
         header = max(max((len(w) for w in words), default=1), -(-len(column.header) // 3))
         width = min(MAX_WIDTH, max(content, header, 4) + 2)
         ws.column_dimensions[get_column_letter(min_col + offset)].width = width
         lines = max(lines, _wrapped_lines(words, width - 1))
         if content > MAX_WIDTH - 2:
-            for index, row in enumerate(output.rows):
-                value = row[offset] if offset < len(row) else None
-                if isinstance(value, str) and len(value) > MAX_WIDTH - 2:
-                    ws.cell(min_row + 1 + index, min_col + offset).alignment = Alignment(wrap_text=True,
-                                                                                          vertical="top")
+            long = [ws.cell(min_row + 1 + index, min_col + offset) for index, value in enumerate(by_column[offset])
+                    if isinstance(value, str) and len(value) > MAX_WIDTH - 2]
+            if long:
+                restyle(long, "alignmentId", ws.parent._alignments.add(WRAPPED))
     ws.row_dimensions[min_row].height = max(HEADER_HEIGHT, 15 * lines + 2)
+
+
+#: The look of a text longer than its column is wide: wrapped, from the top of its cell.
+WRAPPED = Alignment(wrap_text=True, vertical="top")
 
 
 def _wrapped_lines(words: Sequence[str], width: float) -> int:
