@@ -755,9 +755,13 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         areas = [(b[0], b[1], b[2], 1 << 20) for b in (t.bounds for t in tables)]
         ws = wb[sheet.name]
         cells = ws._cells
+        new = object.__new__
         for found in read_cells(xml, areas, strings or [], wb):
-            # Read-only cells: the stub sheets are read, never written back.
-            cells[found.row, found.column] = ReadOnlyCell(ws, found.row, found.column, found.value, found.data_type)
+            # Read-only cells (the stub sheets are read, never written back), their slots set here: the
+            # constructor's calls cost as much as the reading.
+            cell = cells[found.row, found.column] = new(ReadOnlyCell)
+            cell.parent, cell.row, cell.column, cell._style_id = ws, found.row, found.column, 0
+            cell._value, cell.data_type = found.value, found.data_type
             if found.data_type == "f":
                 cached[sheet.name, found.row, found.column] = found.cached
     return cached
