@@ -333,7 +333,7 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
         # Most of a season's cells, read here: a plain inline text, a number that is not a date.
         if text and b"&" not in text and b"\r" not in text:
             found.append(ReadCell(r, column, text.decode("utf-8"), "s"))
-        elif v and t is None and not inner and int(s1 or s2 or 0) not in dates:
+        elif v and (t is None or t == b"n") and not inner and int(s1 or s2 or 0) not in dates:
             found.append(ReadCell(r, column, _number(v.decode()), "n"))
         elif (cell := _matched_cell(r, column, s1 or s2, t, v, text or spaced, inner, context)) is not None:
             found.append(cell)
@@ -535,15 +535,25 @@ class _RowFinder:
     def __init__(self, data: bytes):
         self.data = data
         self._starts: list[tuple[int, int]] | None = None
+        self._from = 0  # rows are looked for in ascending order: each search starts where the last one ended
+
+    def _find(self, number: int) -> int:
+        needle = b'<row r="%d"' % number
+        at = self.data.find(needle, self._from)
+        if at < 0 and self._from:
+            at = self.data.find(needle)
+        if at >= 0:
+            self._from = at
+        return at
 
     def first(self, number: int) -> int:
         """The offset of the first row numbered ``number`` or more (the end of the data: none)."""
-        at = self.data.find(b'<row r="%d"' % number)
+        at = self._find(number)
         return at if at >= 0 else self._bisect(number)
 
     def after(self, number: int) -> int:
         """The offset of the first row numbered more than ``number``."""
-        at = self.data.find(b'<row r="%d"' % number)
+        at = self._find(number)
         if at < 0:
             return self._bisect(number + 1)
         following = self.data.find(b"<row", at + 1)
