@@ -506,3 +506,13 @@ def test_a_refill_empties_the_rows_of_the_previous_tables_and_keeps_the_organise
     inside = [ref for ref in kept if re.fullmatch(rb"[A-L]\d+", ref) and table.bounds[1] <= int(ref[1:]) <= table.bounds[3]]
     assert b"N5" in kept and inside == []
     assert re.search(rb"<row r=\"7\"[^>]*\bht=\"30\"[^>]*></row>", xml)  # its height kept, its cells gone
+
+
+@given(st.text())
+def test_attributes_and_text_are_escaped_as_the_standard_library_escapes_them(text):
+    from xml.sax.saxutils import escape as standard_escape
+    from xml.sax.saxutils import quoteattr as standard_quoteattr
+
+    from xlcircuit.workbook.package import escape, quoteattr
+
+    assert (escape(text), quoteattr(text)) == (standard_escape(text), standard_quoteattr(text))
