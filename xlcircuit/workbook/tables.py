@@ -708,16 +708,14 @@ def style_output(ws: Worksheet, output: Output) -> None:
     fonts: dict[Mark, int] = {}
     for (index, offset), mark in output.marks.items():
         cell = ws.cell(min_row + 1 + index, min_col + offset)
-        if not cell._style:
-            cell._style = StyleArray()
         if mark.fill:
             if mark.fill not in fills:
                 fills[mark.fill] = ws.parent._fills.add(PatternFill("solid", fgColor=mark.fill))
-            cell._style.fillId = fills[mark.fill]
+            restyle([cell], "fillId", fills[mark.fill])
         if mark.italic or mark.strike or mark.grey:
             if mark not in fonts:
                 fonts[mark] = ws.parent._fonts.add(mark.font())
-            cell._style.fontId = fonts[mark]
+            restyle([cell], "fontId", fonts[mark])
     last_row = write_notes(ws, output.notes, min_col, max_row)
     fit_widths(ws, output, min_col, min_row)
     if ws.freeze_panes is None:
