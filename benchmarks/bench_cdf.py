@@ -16,10 +16,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from xlcircuit import cdf
-from xlcircuit.workbook import cdf as cdf_book
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import cdf as cdf_book
+from xlcircuit.rules import cdf
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import save_atomic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate

@@ -16,11 +16,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from xlcircuit import dbm
-from xlcircuit.workbook import dbm as dbm_book
-from xlcircuit.workbook.examples import load
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import dbm as dbm_book
+from xlcircuit.federations.examples import load
+from xlcircuit.rules import dbm
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import save_atomic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate

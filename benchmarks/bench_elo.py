@@ -17,10 +17,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from xlcircuit import elo
-from xlcircuit.workbook import elo as elo_book
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import elo as elo_book
+from xlcircuit.rules import elo
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import save_atomic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate

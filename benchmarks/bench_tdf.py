@@ -15,10 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from xlcircuit import tdf
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.rules import tdf
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import save_atomic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate

@@ -17,10 +17,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from xlcircuit import torres
-from xlcircuit.workbook import torres as torres_book
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import torres as torres_book
+from xlcircuit.rules import torres
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import save_atomic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the harness beside this script, from any folder
 import generate

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import random
 
-from xlcircuit.torres import groups_in, schedule_group
+from xlcircuit.rules.torres import groups_in, schedule_group
 
 #: Clubs of the generated DBM players.
 DBM_CLUBS = [

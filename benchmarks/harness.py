@@ -25,16 +25,17 @@ from pathlib import Path
 from xlcircuit.federations import CODES
 
 _MEASURE = r"""
-import importlib, json, resource, sys, time
+import json, resource, sys, time
 start = time.perf_counter()
 if sys.argv[1] in ("fill", "full"):
-    from xlcircuit.workbook import Book
-    federation = importlib.import_module("xlcircuit.workbook." + sys.argv[4])
+    from xlcircuit.federations import ADAPTERS
+    from xlcircuit.xlsx import Book
+    federation = ADAPTERS[sys.argv[4]]
     book = Book(sys.argv[2])
     if sys.argv[1] == "full":
         book.wb  # openpyxl's whole model, loaded before the fill: the full rewrite
     federation.fill(book)
-    assert (book._surgery is None) == (sys.argv[1] == "full"), "not the path measured"
+    assert book.surgical == (sys.argv[1] == "fill"), "not the path measured"
     book.save(sys.argv[3])
 else:
     import openpyxl
@@ -52,7 +53,7 @@ FIGURES = (f"{'fill s':>8} {'refill s':>8} {'floor s':>8} {'fill/fl':>7} {'refil
 #: import if a setting such as PYTHONDONTWRITEBYTECODE kept it from being written): else each run would
 #: compile xlcircuit's modules anew, a cost no organiser pays.
 _ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-_COMPILED = "import openpyxl, xlcircuit.workbook, xlcircuit.workbook." + ", xlcircuit.workbook.".join(CODES)
+_COMPILED = "import openpyxl, xlcircuit.xlsx, xlcircuit.federations." + ", xlcircuit.federations.".join(CODES)
 
 
 def measure(*args: str) -> dict:

@@ -11,10 +11,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlcircuit.workbook import libreoffice
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.io import Book, save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import Book, libreoffice, save_atomic
 
 # The benchmarks' season generators (benchmarks/generate.py) serve a few stress tests too.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -33,7 +32,7 @@ def example(module, folder: Path) -> Path:
     """A federation's bundled example, typed into a fresh template and saved (not filled) in ``folder``."""
     wb = module.new_workbook()
     module.put_example(wb)
-    return save_atomic(wb, folder / module.EXAMPLE)
+    return save_atomic(wb, folder / module.example)
 
 
 def filled_example(module, folder: Path) -> Path:
@@ -127,9 +126,9 @@ def every_written_workbook_is_valid_for_excel(request):
         os.replace = real_replace
     if folder is None:
         return
-    from xlcircuit.errors import WorkbookError
-    from xlcircuit.workbook.io import inspect_file
-    from xlcircuit.workbook.package import declares_entities, package_problems
+    from xlcircuit.rules.errors import WorkbookError
+    from xlcircuit.xlsx.book import inspect_file
+    from xlcircuit.xlsx.package import declares_entities, package_problems
 
     for path in sorted({p for p in written if p.suffix in (".xlsx", ".xlsm") and p.exists()}):
         try:

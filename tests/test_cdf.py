@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from xlcircuit.cdf import (
+from xlcircuit.rules.cdf import (
     Board,
     Category,
     InvalidInput,
@@ -620,8 +620,8 @@ def test_qualifying_never_exceeds_the_sum(rounds):
 
 # === Checks of the typed lines: located violations (index, field, message) ==========================
 
-from xlcircuit import cdf  # noqa: E402
-from xlcircuit.errors import Violation  # noqa: E402
+from xlcircuit.rules import cdf  # noqa: E402
+from xlcircuit.rules.errors import Violation  # noqa: E402
 
 
 def line(r, table, player, centres, survived=None, power=None, choice=None, years=None):

@@ -12,7 +12,7 @@ import openpyxl
 from conftest import leader, table_dicts, write_season
 
 from xlcircuit.cli import build_parser, main
-from xlcircuit.workbook import FEDERATIONS
+from xlcircuit.federations import ADAPTERS as FEDERATIONS
 
 README = Path(__file__).parent.parent / "README.md"
 
@@ -69,8 +69,8 @@ def test_demo_writes_and_fills_the_example(tmp_path, capsys):
     assert "Doublon" in out.err
     assert leader(tmp_path / "demo" / "tdf-exemple.xlsx") == "Malcolm"
     for module in FEDERATIONS.values():
-        assert f"{module.TITLE}, exemple rempli : " in out.out
-        assert (tmp_path / "demo" / module.EXAMPLE).exists()
+        assert f"{module.title}, exemple rempli : " in out.out
+        assert (tmp_path / "demo" / module.example).exists()
 
 
 def test_new_names_the_tables_to_fill(tmp_path, capsys):
@@ -242,7 +242,7 @@ def test_federation_codes_in_any_case(tmp_path, capsys):
 
 
 def openpyxl_federation(path: Path) -> str:
-    from xlcircuit.workbook import Book
+    from xlcircuit.xlsx import Book
     return Book(path).federation
 
 
@@ -297,7 +297,7 @@ def test_demo_keeps_an_edited_example_unless_forced(tmp_path, capsys):
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # not one file rewritten
     assert main(["demo", str(folder), "--force"]) == 0
     assert openpyxl.load_workbook(edited)["Résultats"]["B2"].value != "Quelqu'un d'autre"
-    assert sorted(p.name for p in folder.iterdir()) == sorted(m.EXAMPLE for m in FEDERATIONS.values())
+    assert sorted(p.name for p in folder.iterdir()) == sorted(m.example for m in FEDERATIONS.values())
 
 
 def test_french_ordinals_are_places(tmp_path, capsys):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlcircuit.dbm import (
+from xlcircuit.rules.dbm import (
     Entry,
     PlayerClass,
     Reason,
@@ -37,8 +37,8 @@ from xlcircuit.dbm import (
     tied_points,
     tournament_value,
 )
-from xlcircuit.errors import InvalidInput
-from xlcircuit.mechanics import format_half_up
+from xlcircuit.rules.errors import InvalidInput
+from xlcircuit.rules.mechanics import format_half_up
 
 I, F, O, S, X = PlayerClass.I, PlayerClass.F, PlayerClass.O, PlayerClass.S, PlayerClass.X
 
@@ -498,9 +498,9 @@ def test_tableau1_totals_never_exceed_the_sum_of_all_results(season, seuil_s, se
 
 from pathlib import Path  # noqa: E402
 
-from xlcircuit import dbm  # noqa: E402
-from xlcircuit.errors import Violation  # noqa: E402
-from xlcircuit.text import in_words  # noqa: E402
+from xlcircuit.rules import dbm  # noqa: E402
+from xlcircuit.rules.errors import Violation  # noqa: E402
+from xlcircuit.rules.text import in_words  # noqa: E402
 
 
 def test_each_line_of_a_poule_is_checked_in_the_order_typed():

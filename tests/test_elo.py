@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlcircuit.elo import (
+from xlcircuit.rules.elo import (
     FLOOR,
     Game,
     Tier,
@@ -28,8 +28,8 @@ from xlcircuit.elo import (
     run_history,
     tier,
 )
-from xlcircuit.errors import InvalidInput
-from xlcircuit.mechanics import format_half_up
+from xlcircuit.rules.errors import InvalidInput
+from xlcircuit.rules.mechanics import format_half_up
 
 
 def deltas(ratings, totals, games, lowest_wins=True):
@@ -456,8 +456,8 @@ def test_a_history_does_not_depend_on_the_order_of_lines_within_games(rnd):
 
 from pathlib import Path  # noqa: E402
 
-from xlcircuit import elo  # noqa: E402
-from xlcircuit.errors import Violation  # noqa: E402
+from xlcircuit.rules import elo  # noqa: E402
+from xlcircuit.rules.errors import Violation  # noqa: E402
 
 
 def test_lines_make_games_in_the_order_of_their_first_line():
@@ -515,7 +515,7 @@ def test_the_elo_guide_states_the_cores_numbers():
 def test_the_workbook_guide_states_the_source_values():
     # elo-classe.txt: start 1000; K 48 for games 1-5, 28 up to the 30th, then 16; floor 100; tiers from
     # Argent 900 to Maître 1500 after five placement games.
-    from xlcircuit.workbook.elo import GUIDE
+    from xlcircuit.federations.elo import GUIDE
 
     text = " ".join(GUIDE)
     assert "Tout le monde commence à 1000." in text

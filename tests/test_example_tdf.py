@@ -7,10 +7,10 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from xlcircuit.mechanics import format_half_up
-from xlcircuit.tdf import Kind, Line, Outing, Role, Status, Tournament, run_season, season
-from xlcircuit.text import fold
-from xlcircuit.workbook.examples import load
+from xlcircuit.federations.examples import load
+from xlcircuit.rules.mechanics import format_half_up
+from xlcircuit.rules.tdf import Kind, Line, Outing, Role, Status, Tournament, run_season, season
+from xlcircuit.rules.text import fold
 
 ex = load("tdf")
 

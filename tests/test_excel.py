@@ -155,8 +155,10 @@ def test_lite_prints_requirements_and_a_self_contained_main_py(capsys):
     main_py = out[out.index("# Fonctions Excel") :]
     assert imported(main_py) == {"xlcircuit.udfs": [entry.name for entry in FUNCTIONS]}
     sources = ast.literal_eval(main_py.split("_SOURCES = ", 1)[1].split("\n}\n", 1)[0] + "\n}")
-    assert {"xlcircuit", "xlcircuit.udfs", "xlcircuit.excel.udfs", "xlcircuit.tdf", "xlcircuit.torres"} <= set(sources)
-    assert not [name for name in sources if name.startswith(("xlcircuit.workbook", "xlcircuit.cli"))]
+    assert {"xlcircuit", "xlcircuit.udfs", "xlcircuit.excel.udfs", "xlcircuit.rules.tdf",
+            "xlcircuit.rules.torres"} <= set(sources)
+    outer = ("xlcircuit.workbook", "xlcircuit.xlsx", "xlcircuit.app", "xlcircuit.cli")
+    assert not [name for name in sources if name.startswith(outer)]
     for name, (package, source) in sources.items():  # the very files of the package, imports standard or xlwings
         where = ROOT.joinpath(*name.split("."))
         path = where / "__init__.py" if package else where.with_suffix(".py")
@@ -218,8 +220,8 @@ def test_the_wheel_is_pure_python(wheel):
     assert wheel.name == f"xlcircuit-{VERSION}-py3-none-any.whl"  # what xlwings Lite (Pyodide) can install
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    assert {"xlcircuit/excel/registry.py", "xlcircuit/excel/udfs.py", "xlcircuit/udfs.py", "xlcircuit/tdf.py",
-            "xlcircuit/workbook/examples/tdf.json"} <= set(names)
+    assert {"xlcircuit/excel/registry.py", "xlcircuit/excel/udfs.py", "xlcircuit/udfs.py", "xlcircuit/rules/tdf.py",
+            "xlcircuit/federations/examples/tdf.json"} <= set(names)
 
 
 #: Run in the fresh venv, beside main.py: what it exposes, and each function on its arguments.
@@ -337,7 +339,7 @@ def test_sdist_and_wheel_build_clean_and_pass_twine_check(tmp_path):
 def test_the_starter_macro_recalculates_every_formula(monkeypatch):
     """The template's SampleCall runs « import NAME; NAME.main() » with NAME the workbook's name (olevba shows
     it in xlwings' quickstart.xlsm): for xlcircuit.xlsm, xlcircuit.main(), a full recalculation."""
-    from xlcircuit.workbook import starter as starter_module
+    from xlcircuit.excel import starter as starter_module
 
     assert Path(starter_module.STARTER).stem == "xlcircuit"
     calls = []

@@ -12,12 +12,13 @@ import openpyxl
 import pytest
 from conftest import example, write_season
 
-from xlcircuit import tdf
 from xlcircuit.cli import main
-from xlcircuit.errors import XlcircuitError
-from xlcircuit.workbook import FEDERATIONS, Book
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.explain import explain, find_player
+from xlcircuit.federations import ADAPTERS as FEDERATIONS
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.rules import tdf
+from xlcircuit.rules.errors import XlcircuitError
+from xlcircuit.workbook.wording import find_player
+from xlcircuit.xlsx import Book
 
 N, MAJOR, ONLINE = tdf.Kind.NORMAL, tdf.Kind.MAJOR, tdf.Kind.ONLINE
 
@@ -65,7 +66,7 @@ def two_tournaments(tmp_path) -> Path:
 
 def test_a_tdf_explanation_by_hand(two_tournaments):
     book = Book(two_tournaments)
-    lines = explain(tdf_book, tdf_book.compute(book), "bob")  # case does not matter
+    lines = tdf_book.explain(tdf_book.compute(book), "bob")  # case does not matter
     # Open: x = 3, 2nd: 1000 / 10^(1/2) = 316.23; Web (online, x = 2): 1st, 1002, counted after Open: 80 %.
     assert lines[0] == "Bob — Tour de France de Diplomatie 2025"
     assert "  01/10/2025  Open (normal) : 2e sur 3 classés → 316,2 points × 100 % (1er tournoi normal : 100 %) " \
@@ -77,7 +78,7 @@ def test_a_tdf_explanation_by_hand(two_tournaments):
 
 
 def test_an_unranked_person_is_told_why(two_tournaments):
-    lines = explain(tdf_book, tdf_book.compute(Book(two_tournaments)), "Chloé")
+    lines = tdf_book.explain(tdf_book.compute(Book(two_tournaments)), "Chloé")
     assert "Sans rang : classé dans 1 tournoi ; il en faut 2 pour être classé dans la saison (§2)." in lines
     assert lines[-1] == "Total au classement : 100,0"
 
@@ -103,15 +104,15 @@ def test_every_explanation_adds_up_and_ends_on_the_published_total(code, tmp_pat
     module = FEDERATIONS[code]
     book = Book(example(module, tmp_path))
     summary = module.compute(book)
-    standings = next(o for o in module.outputs(summary) if o.spec == module.STANDINGS)
+    standings = next(o for o in module.outputs(summary) if o.spec == module.standings)
     headers = [c.header for c in standings.columns]
     total_header = {"tdf": "Total", "dbm": "Total", "cdf": "Total", "elo": "Elo", "torres": "Points de victoire"}[code]
     digits = {"tdf": 1, "dbm": 2, "cdf": 2, "elo": 0, "torres": 1}[code]
-    from xlcircuit.mechanics import format_half_up
+    from xlcircuit.rules.mechanics import format_half_up
 
     for row in standings.rows[:25]:
         player = row[headers.index("Joueur")]
-        lines = explain(module, summary, player)
+        lines = module.explain(summary, player)
         assert lines[0].startswith(player)
         shown = format_half_up(row[headers.index(total_header)], digits).replace(".", ",")
         assert lines[-1].endswith(f" : {shown}"), (player, lines[-1])

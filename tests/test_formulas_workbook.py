@@ -14,11 +14,12 @@ import openpyxl
 import pytest
 from conftest import sheets_as_csv
 
-from xlcircuit import dbm, elo, tdf, torres
 from xlcircuit.cli import main
-from xlcircuit.errors import InvalidInput
-from xlcircuit.mechanics import effective_places, tie_sizes
-from xlcircuit.workbook import formulas, save_atomic
+from xlcircuit.excel import formulas, native
+from xlcircuit.rules import dbm, elo, tdf, torres
+from xlcircuit.rules.errors import InvalidInput
+from xlcircuit.rules.mechanics import effective_places, tie_sizes
+from xlcircuit.xlsx import save_atomic
 
 ROLES = ("organisateur", "Aide", "annulé")
 CODES = ("I", "F", "O", "S", "X", "o", "x", "0", "(S)", 1, 2, 3, 4, 5, 0)
@@ -161,7 +162,7 @@ def test_formulas_are_plain_formulas_of_any_spreadsheet(recalculated, tmp_path):
         upper = formula.upper()
         for modern in ("LAMBDA", "LET(", "FILTER(", "SORT(", "SEQUENCE(", "XLOOKUP(", "_XLFN", "AGGREGATE("):
             assert modern not in upper, formula
-    for sheet, _, formula in formulas.formulas():
+    for sheet, _, formula in native.formulas():
         assert sheet in wb.sheetnames and formula.startswith("=")
     (_, _, _, _, _, _), sheets = recalculated
     for name, rows in sheets.items():  # LibreOffice computed every formula: no error left in the random season

@@ -25,9 +25,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from xlcircuit.errors import XlcircuitError
-from xlcircuit.workbook import FEDERATIONS, Book, federation_of
-from xlcircuit.workbook.io import save_atomic
+from xlcircuit.federations import ADAPTERS as FEDERATIONS
+from xlcircuit.federations import adapter_of as federation_of
+from xlcircuit.rules.errors import XlcircuitError
+from xlcircuit.xlsx import Book, save_atomic
 
 CASES = 300
 SECONDS = 60  # a case taking longer is a hang (a bomb let through)

@@ -13,9 +13,9 @@ from conftest import table_rows, write_season
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from xlcircuit.errors import WorkbookProblems
-from xlcircuit.workbook import Book
-from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.rules.errors import WorkbookProblems
+from xlcircuit.xlsx import Book
 
 CASES = 200
 TOURNAMENTS = ["Open A", "Open B", "Open C"]

@@ -174,7 +174,7 @@ def test_check_then_share_from_the_window(window, demo_path):
     window.path.set(str(demo_path))
     run_action(window, window.buttons["check"])
     text = window.messages.get("1.0", "end")
-    assert "saison.xlsx est correct : 11 tournois, 84 personnes, 61 classées." in text
+    assert "saison.xlsx est correct, avec 1 point à vérifier (ci-dessous) : 11 tournois, 84 personnes, 61 classées." in text
     assert "À vérifier (" in text and "  - Doublon dans « Tournoi de Toulouse »" in text
     assert text.index("À vérifier (") > text.index("est correct")  # the summary first, as on the command line
     assert float(window.progress.cget("value")) == 1.0 and not window.problems.get_children()
@@ -189,7 +189,8 @@ def test_check_then_share_from_the_window(window, demo_path):
     clubs = [n for n in names if n.startswith("Classement - ")]
     assert len(clubs) == 8, names
     text = window.messages.get("1.0", "end")
-    assert "8 classeurs de club écrits dans « saison (partage) » :" in text and "CSV écrit : saison-Points.csv" in text
+    # The same lines as the command line's (one use case for both): the folder and the files as written.
+    assert f"8 classeurs de club écrits dans {folder} :" in text and f"CSV écrit : {folder / 'saison-Points.csv'}" in text
     assert str(window.open_button.cget("state")) == "normal"
 
 

@@ -13,8 +13,8 @@ import openpyxl
 import pytest
 from conftest import need_libreoffice, sheets_as_csv, write_season
 
-from xlcircuit.workbook import Book, libreoffice
-from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.xlsx import Book, libreoffice
 
 
 def table(rows: list[list[str]], first_header: str) -> list[list[str]]:
@@ -67,10 +67,10 @@ def pdf_pages(path: Path) -> list[str]:
 
 def test_the_standings_pdf_is_one_page_wide_with_the_leader_on_page_one(demo_path, tmp_path):
     need_libreoffice()
-    from xlcircuit.workbook import share
+    from xlcircuit.app import share
 
     summary = fill(demo_path)
-    pdf = share.share_pdf(Book(demo_path), tdf_book, tmp_path / "pdf")
+    pdf = share.share_pdf(Book(demo_path), tdf_book.ADAPTER, tmp_path / "pdf")
     pages = pdf_pages(pdf)
     leader = summary.report.standings[0]
     total = f"{leader.season.total:.1f}"  # 3600.0: no half to round here

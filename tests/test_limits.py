@@ -9,17 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from xlcircuit import cdf, dbm, elo, limits, torres
-from xlcircuit.errors import InvalidInput, WorkbookProblems
+from xlcircuit.federations import cdf as cdf_book
+from xlcircuit.federations import dbm as dbm_book
+from xlcircuit.federations import elo as elo_book
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.federations import torres as torres_book
+from xlcircuit.rules import cdf, dbm, elo, limits, torres
+from xlcircuit.rules.errors import InvalidInput, WorkbookProblems
 from xlcircuit.udfs import DBM_POINTS, DBM_VALUE, ELO_CHANGE, TDF_POINTS, TORRES_DIFF
-from xlcircuit.workbook import Book, save_atomic
-from xlcircuit.workbook import cdf as cdf_book
-from xlcircuit.workbook import dbm as dbm_book
-from xlcircuit.workbook import elo as elo_book
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook import torres as torres_book
+from xlcircuit.workbook.cells import as_positive_int
 from xlcircuit.workbook.sheets import tournament_name
-from xlcircuit.workbook.tables import Problems, Record, as_positive_int, type_rows
+from xlcircuit.workbook.spec import Problems, Record
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import Book, save_atomic
 
 
 def test_the_limits_module_is_pure_data():

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xlcircuit.mechanics import (
+from xlcircuit.rules.mechanics import (
     competition_ranks,
     competition_ranks_by,
     effective_places,

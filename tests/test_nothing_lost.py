@@ -23,12 +23,12 @@ import pytest
 from conftest import table_dicts, table_rows, write_season
 
 from xlcircuit.cli import main
-from xlcircuit.errors import WorkbookError, WorkbookProblems
-from xlcircuit.workbook import Book
-from xlcircuit.workbook import io as book_io
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.package import Surgery
-from xlcircuit.workbook.tables import row_list
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.rules.errors import WorkbookError, WorkbookProblems
+from xlcircuit.workbook.read import row_list
+from xlcircuit.xlsx import Book
+from xlcircuit.xlsx import book as book_io
+from xlcircuit.xlsx.package import Surgery
 
 
 def digest(path: Path) -> str:
@@ -458,7 +458,7 @@ def test_name_variants_are_warned_with_their_cells(tmp_path):
 
 def test_a_joueurs_entry_matching_no_result_is_warned_with_its_cell(tmp_path):
     wb = tdf_book.new_workbook()
-    from xlcircuit.workbook.tables import type_rows
+    from xlcircuit.workbook.write import type_rows
     type_rows(wb, tdf_book.JOUEURS, [("Alise Martin", "Club A"), ("Bruno", "Club B")])
     type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), None, None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Alice Martin", 1, None, None), ("Open", "Bruno", 2, None, None)])
@@ -470,7 +470,7 @@ def test_a_joueurs_entry_matching_no_result_is_warned_with_its_cell(tmp_path):
 
 def test_share_by_club_lists_the_players_without_a_club(tmp_path, capsys):
     wb = tdf_book.new_workbook()
-    from xlcircuit.workbook.tables import type_rows
+    from xlcircuit.workbook.write import type_rows
     type_rows(wb, tdf_book.JOUEURS, [("Bruno", "Club B")])
     type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), None, None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Alice", 1, None, None), ("Open", "Bruno", 2, None, None),

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import filled_example, need_libreoffice, write_season
 
-from xlcircuit.workbook import FEDERATIONS, Book, libreoffice, share
-from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.app import share
+from xlcircuit.federations import ADAPTERS as FEDERATIONS
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.xlsx import Book, libreoffice
 
 A4 = (595, 842)  # points, portrait
 MIN_TEXT = 8.0
@@ -101,7 +103,7 @@ def test_a_season_of_30_tournaments_and_300_players_prints_readable(tmp_path):
     book = Book(path)
     summary = tdf_book.compute(book)
     assert len(summary.report.standings) == 300
-    pdf = share.share_pdf(book, tdf_book, tmp_path / "pdf")
+    pdf = share.share_pdf(book, tdf_book.ADAPTER, tmp_path / "pdf")
     assert_readable(pdf)
     pages = pdf_text(pdf)
     leader, last = summary.report.standings[0].player, summary.report.standings[-1].player

@@ -14,9 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xlcircuit.cli import main
-from xlcircuit.mechanics import round_half_up, rounded_parts
-from xlcircuit.workbook import FEDERATIONS, Book, tables
-from xlcircuit.workbook import tdf as tdf_book
+from xlcircuit.federations import ADAPTERS as FEDERATIONS
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.rules.mechanics import round_half_up, rounded_parts
+from xlcircuit.workbook import layout, wording, write
+from xlcircuit.xlsx import Book
 
 # --- rounding that adds up -------------------------------------------------------------------
 
@@ -62,7 +64,7 @@ def test_every_standings_row_adds_up_as_printed(code, tmp_path):
 
 
 def test_the_tdf_standings_show_counted_points_with_marks_and_a_legend(tmp_path):
-    wb = _filled(tdf_book, tmp_path)
+    wb = _filled(tdf_book.ADAPTER, tmp_path)
     ws = wb["Classement"]
     rows = table_dicts(ws, "Classement")
     headers = list(rows[0])
@@ -95,7 +97,7 @@ def test_the_tdf_standings_show_counted_points_with_marks_and_a_legend(tmp_path)
 
 
 def test_points_shows_each_quantity_with_one_rounding(tmp_path):
-    ws = _filled(tdf_book, tmp_path)["Points"]
+    ws = _filled(tdf_book.ADAPTER, tmp_path)["Points"]
     header = [c.value for c in ws[3]]
     formats = {h: ws.cell(4, 1 + header.index(h)).number_format for h in ("Points", "Points comptés")}
     assert formats == {"Points": "0.0", "Points comptés": "0.0"}  # not 912 beside a counted 911.6
@@ -109,14 +111,14 @@ def test_a_refill_with_more_people_grows_the_table_over_its_old_legend(tmp_path)
     book.save()
     wb = openpyxl.load_workbook(path)
     more = few + [("Open", f"Joueur {i}", i, None, None) for i in range(3, 12)]
-    tables.type_rows(wb, tdf_book.RESULTATS, more)
+    write.type_rows(wb, tdf_book.RESULTATS, more)
     wb.save(path)
     book = Book(path)
     tdf_book.fill(book)
     book.save()
     ws = openpyxl.load_workbook(path)["Classement"]
     assert ws.tables["Classement"].ref == "A3:E14"
-    notes = [r for r in range(1, 60) if tables.is_note(ws.cell(r, 1))]
+    notes = [r for r in range(1, 60) if layout.is_note(ws.cell(r, 1))]
     # The old legend (from row 7, under the two-line table) is gone; the new one stands under the new table.
     assert notes == list(range(16, 16 + len(notes))) and len(notes) >= 3
     assert ws.cell(16, 1).value.startswith("Chaque case")
@@ -132,7 +134,7 @@ def test_columns_fit_what_they_show(tmp_path):
     remarks = _filled(FEDERATIONS["cdf"], tmp_path)["Qualification"]
     header = [c.value for c in remarks[3]]
     col = header.index("Table finale") + 1
-    long = [r for r in range(4, remarks.max_row + 1) if len(str(remarks.cell(r, col).value or "")) > tables.MAX_WIDTH]
+    long = [r for r in range(4, remarks.max_row + 1) if len(str(remarks.cell(r, col).value or "")) > layout.MAX_WIDTH]
     assert all(remarks.cell(r, col).alignment.wrap_text for r in long)
 
 
@@ -140,7 +142,7 @@ def test_columns_fit_what_they_show(tmp_path):
                                                 (2, "tournoi", "2 tournois"), (2, "nouveau joueur", "2 nouveaux joueurs")])
 def test_french_plurals(n, word, expected):
     plural = "nouveaux joueurs" if word == "nouveau joueur" else None
-    assert tables.count(n, word, plural) == expected
+    assert wording.count(n, word, plural) == expected
 
 
 def test_a_one_tournament_season_reports_in_the_singular(tmp_path):

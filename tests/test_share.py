@@ -10,13 +10,16 @@ import openpyxl
 import pytest
 from conftest import table_dicts, write_season
 
+from xlcircuit.app import share
 from xlcircuit.cli import main
-from xlcircuit.errors import XlcircuitError
-from xlcircuit.workbook import Book, share, tables
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.examples import load
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.federations.examples import load
+from xlcircuit.rules.errors import XlcircuitError
+from xlcircuit.workbook import layout
+from xlcircuit.workbook.layout import chart_title
 from xlcircuit.workbook.sheets import CLUB_COLOUR
-from xlcircuit.workbook.tables import chart_title, type_rows
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import Book
 
 
 @pytest.fixture
@@ -45,7 +48,7 @@ def test_output_tables_are_framed_for_reading_and_printing(filled_demo, sheet, n
     # A fixed scale, never a fit-to-page that would shrink 11-point text under 8 points: the columns
     # that do not fit go on the next pages, read across then down, repeating the first columns.
     assert not ws.sheet_properties.pageSetUpPr.fitToPage
-    assert tables.MIN_SCALE <= int(ws.page_setup.scale) <= 100
+    assert layout.MIN_SCALE <= int(ws.page_setup.scale) <= 100
     assert ws.page_setup.pageOrder == "overThenDown"
     assert ws.print_title_cols == {"Classement": "$A:$B", "Points": "$A:$C"}[sheet]
     assert ws.print_area.startswith(f"'{sheet}'!$A$1:")  # the title, the table and its legend: no chart
@@ -120,7 +123,7 @@ def test_refilling_replaces_the_charts_instead_of_adding_more(filled_demo, demo_
 
 
 def test_every_club_gets_exactly_its_players(demo_path, tmp_path):
-    written = share.share_clubs(Book(demo_path), tdf_book, tmp_path / "clubs")
+    written = share.share_clubs(Book(demo_path), tdf_book.ADAPTER, tmp_path / "clubs")
     clubs = {club for _, club in load("tdf").JOUEURS}
     assert set(written) == clubs
     for club, path in written.items():
@@ -155,7 +158,7 @@ def test_a_club_with_a_hostile_name_still_gets_its_workbook(tmp_path):
     wb = openpyxl.load_workbook(path)
     type_rows(wb, tdf_book.JOUEURS, [("Alice", 'A/B: "C"'), ("Bruno", "a/b: \"c\"")])
     wb.save(path)
-    written = share.share_clubs(Book(path), tdf_book, tmp_path / "clubs")
+    written = share.share_clubs(Book(path), tdf_book.ADAPTER, tmp_path / "clubs")
     names = sorted(p.name for p in written.values())
     assert names == ['Classement - A_B_ _C_.xlsx', 'Classement - a_b_ _c_ (2).xlsx']
     for p in written.values():
@@ -165,7 +168,7 @@ def test_a_club_with_a_hostile_name_still_gets_its_workbook(tmp_path):
 
 def test_sharing_by_club_needs_the_clubs(small_season):
     with pytest.raises(XlcircuitError, match="table « Joueurs »"):
-        share.share_clubs(Book(small_season), tdf_book, small_season.parent / "clubs")
+        share.share_clubs(Book(small_season), tdf_book.ADAPTER, small_season.parent / "clubs")
 
 
 # --- CSV -------------------------------------------------------------------------------------
@@ -195,7 +198,7 @@ def test_csv_tables_have_a_header_and_protect_formula_like_values(tmp_path):
 def test_csv_for_a_program_keeps_commas_and_iso_dates(tmp_path):
     path = write_season(tmp_path / "s.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Ana", 1, None, None), ("Open", "Bob", 2, None, None)])
-    share.share_csv(Book(path), tdf_book, tmp_path / "csv", french=False)
+    share.share_csv(Book(path), tdf_book.ADAPTER, tmp_path / "csv", french=False)
     raw = (tmp_path / "csv" / "s-Points.csv").read_bytes()
     assert raw.startswith(b"Tournoi,Date,")
     points = list(csv.DictReader(raw.decode("utf-8").splitlines()))
@@ -203,7 +206,7 @@ def test_csv_for_a_program_keeps_commas_and_iso_dates(tmp_path):
 
 
 def test_torres_groups_are_shared_as_csv_too(tmp_path):
-    from xlcircuit.workbook import torres as torres_book
+    from xlcircuit.federations import torres as torres_book
 
     wb = torres_book.new_workbook()
     torres_book.put_example(wb)
@@ -211,7 +214,7 @@ def test_torres_groups_are_shared_as_csv_too(tmp_path):
     wb.save(path)
     book = Book(path)
     summary = torres_book.compute(book)
-    written = {p.name for p in share.share_csv(book, torres_book, tmp_path / "csv")}
+    written = {p.name for p in share.share_csv(book, torres_book.ADAPTER, tmp_path / "csv")}
     groups = {f"t-Classement_D{d}_G{g}.csv" for d, g in summary.standings}
     assert len(groups) == 7 and groups <= written
     with (tmp_path / "csv" / "t-Classement_D1_G1.csv").open(encoding="utf-8-sig", newline="") as handle:
@@ -230,7 +233,7 @@ def test_share_asks_what_to_share(small_season, capsys):
 def test_pdf_without_libreoffice_says_how_to_install_it(small_season, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # no soffice there
     with pytest.raises(XlcircuitError, match="apt-get install libreoffice-calc-nogui"):
-        share.share_pdf(Book(small_season), tdf_book, tmp_path / "pdf")
+        share.share_pdf(Book(small_season), tdf_book.ADAPTER, tmp_path / "pdf")
 
 
 @pytest.mark.parametrize("number_format, value, shown", [

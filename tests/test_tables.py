@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from xlcircuit.errors import InvalidInput
-from xlcircuit.workbook.tables import as_number, as_positive_int
+from xlcircuit.rules.errors import InvalidInput
+from xlcircuit.workbook.cells import as_number, as_positive_int
 
 
 @pytest.mark.parametrize("typed, number", [(3, 3.0), (2.5, 2.5), ("3,5", 3.5), (" 1 200,5 ", 1200.5), (None, None)])

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xlcircuit.errors import InvalidInput
-from xlcircuit.mechanics import format_half_up
-from xlcircuit.tdf import (
+from xlcircuit.rules.errors import InvalidInput
+from xlcircuit.rules.mechanics import format_half_up
+from xlcircuit.rules.tdf import (
     Kind,
     Line,
     Outing,

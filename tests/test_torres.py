@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlcircuit.errors import InvalidInput
-from xlcircuit.torres import (
+from xlcircuit.rules.errors import InvalidInput
+from xlcircuit.rules.torres import (
     Move,
     Player,
     Seat,

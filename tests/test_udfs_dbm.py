@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlcircuit.limits import DBM_MAX_ROUNDS
-from xlcircuit.mechanics import format_half_up
+from xlcircuit.rules.limits import DBM_MAX_ROUNDS
+from xlcircuit.rules.mechanics import format_half_up
 from xlcircuit.udfs import DBM_BEST4, DBM_CLASS_VALUE, DBM_CMM, DBM_POINTS, DBM_REFEREE, DBM_VALUE
 
 FUNCTIONS = [DBM_CLASS_VALUE, DBM_CMM, DBM_VALUE, DBM_POINTS, DBM_REFEREE, DBM_BEST4]

@@ -13,10 +13,12 @@ import openpyxl
 import pytest
 from conftest import example, sheets_as_csv, table_rows
 
-from xlcircuit.errors import WorkbookProblems
-from xlcircuit.workbook import FEDERATIONS, Book, tables
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import Output, TableSpec, find_table
+from xlcircuit.federations import ADAPTERS as FEDERATIONS
+from xlcircuit.rules.errors import WorkbookProblems
+from xlcircuit.workbook import layout
+from xlcircuit.workbook.read import find_table
+from xlcircuit.workbook.spec import Output, TableSpec
+from xlcircuit.xlsx import Book, save_atomic
 
 WORKBOOKS = Path(__file__).parent.parent / "workbooks"
 MODULES = [pytest.param(module, id=code) for code, module in FEDERATIONS.items()]
@@ -28,11 +30,11 @@ def module(request):
 
 
 def test_the_module_provides_the_whole_interface(module):
-    for name in ("FEDERATION", "TITLE", "TEMPLATE", "EXAMPLE"):
+    for name in ("code", "title", "template", "example"):
         assert isinstance(getattr(module, name), str) and getattr(module, name)
-    assert FEDERATIONS[module.FEDERATION] is module
-    assert module.INPUTS and all(isinstance(spec, TableSpec) for spec in module.INPUTS)
-    assert isinstance(module.STANDINGS, TableSpec) and isinstance(module.LINES, TableSpec)
+    assert FEDERATIONS[module.code] is module
+    assert module.inputs and all(isinstance(spec, TableSpec) for spec in module.inputs)
+    assert isinstance(module.standings, TableSpec) and isinstance(module.lines, TableSpec)
     for name in ("new_workbook", "put_example", "compute", "outputs", "fill", "report"):
         assert callable(getattr(module, name))
 
@@ -42,15 +44,15 @@ def test_a_federation_loads_only_its_own_module():
     import subprocess
     import sys
 
-    code = ("import json, sys; from xlcircuit.workbook import FEDERATIONS; FEDERATIONS['elo']; "
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('xlcircuit.workbook.'))))")
+    code = ("import json, sys; from xlcircuit.federations import ADAPTERS; ADAPTERS['elo']; "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('xlcircuit.federations.'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     federations = [m for m in json.loads(loaded) if m.rsplit(".", 1)[1] in FEDERATIONS]
-    assert federations == ["xlcircuit.workbook.elo"]
+    assert federations == ["xlcircuit.federations.elo"]
 
 
 def test_the_committed_template_is_the_one_new_writes(module):
-    template = WORKBOOKS / module.TEMPLATE
+    template = WORKBOOKS / module.template
     wb = openpyxl.load_workbook(template)
     fresh = module.new_workbook()
     assert wb.sheetnames == fresh.sheetnames
@@ -58,7 +60,7 @@ def test_the_committed_template_is_the_one_new_writes(module):
         assert sorted(wb[ws.title].tables) == sorted(ws.tables)
         for name in ws.tables:
             assert table_rows(wb[ws.title], name) == table_rows(ws, name)
-    assert Book(template).federation == module.FEDERATION
+    assert Book(template).federation == module.code
 
 
 def test_the_example_fills_and_publishes_every_output(module, tmp_path):
@@ -70,12 +72,12 @@ def test_the_example_fills_and_publishes_every_output(module, tmp_path):
     published = module.outputs(summary, day=dt.date(2026, 6, 30))
     assert all(isinstance(output, Output) for output in published)
     specs = [output.spec for output in published]
-    assert module.STANDINGS in specs and module.LINES in specs
+    assert module.standings in specs and module.lines in specs
     wb = openpyxl.load_workbook(book.path)
     for output in published:
         rows = table_rows(wb[output.spec.sheet], output.spec.name)
         assert rows[0] == [column.header for column in output.columns]
-    standings = next(output for output in published if output.spec == module.STANDINGS)
+    standings = next(output for output in published if output.spec == module.standings)
     assert standings.rows, "the example's standings are empty"
 
 
@@ -123,11 +125,11 @@ def test_libreoffice_shows_the_same_standings(module, tmp_path):
     book = Book(path)
     module.fill(book)
     book.save()
-    ws = openpyxl.load_workbook(path)[module.STANDINGS.sheet]
-    rows = table_rows(ws, module.STANDINGS.name)
-    top = openpyxl.utils.cell.range_boundaries(ws.tables[module.STANDINGS.name].ref)
+    ws = openpyxl.load_workbook(path)[module.standings.sheet]
+    rows = table_rows(ws, module.standings.name)
+    top = openpyxl.utils.cell.range_boundaries(ws.tables[module.standings.name].ref)
     first_col, first_row = top[0] - 1, top[1] - 1
-    grid = sheets_as_csv(path, tmp_path / "csv")[module.STANDINGS.sheet]
+    grid = sheets_as_csv(path, tmp_path / "csv")[module.standings.sheet]
     for i, row in enumerate(rows):
         shown = grid[first_row + i][first_col: first_col + len(row)]
         expected = [_shown(v) for v in row]
@@ -140,9 +142,9 @@ def test_every_table_sheet_prints_readable_on_a4_with_its_header(module):
     wb = module.new_workbook()
     for ws in wb.worksheets:
         if ws.tables:
-            assert int(ws.page_setup.paperSize) == tables.PAPER_A4, ws.title
+            assert int(ws.page_setup.paperSize) == layout.PAPER_A4, ws.title
             assert not ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
-            assert tables.MIN_SCALE <= int(ws.page_setup.scale) <= 100, ws.title
+            assert layout.MIN_SCALE <= int(ws.page_setup.scale) <= 100, ws.title
             assert ws.print_title_rows, ws.title
 
 
@@ -154,11 +156,11 @@ JUNK = (None, " ", "zzz", -1, 0, 2.5, 1e300, "1e400", "nan", True, dt.datetime(2
 @pytest.mark.parametrize("seed", range(6))
 def test_junk_typed_anywhere_ends_filled_or_in_located_problems(module, seed, tmp_path):
     """The example with a few input cells overwritten by junk: a fill, or problems each naming its cell."""
-    rng = random.Random(f"{module.FEDERATION}:{seed}")
+    rng = random.Random(f"{module.code}:{seed}")
     wb = module.new_workbook()
     module.put_example(wb)
     for _ in range(rng.randint(1, 6)):
-        ws, table = find_table(wb, rng.choice(module.INPUTS).name)
+        ws, table = find_table(wb, rng.choice(module.inputs).name)
         first_col, first_row, last_col, last_row = openpyxl.utils.cell.range_boundaries(table.ref)
         ws.cell(rng.randint(first_row + 1, last_row), rng.randint(first_col, last_col)).value = rng.choice(JUNK)
     path = save_atomic(wb, tmp_path / "junk.xlsx")

@@ -11,13 +11,13 @@ import openpyxl
 import pytest
 from conftest import table_dicts, table_rows
 
-from xlcircuit.errors import WorkbookProblems
-from xlcircuit.workbook import Book, federation_of
-from xlcircuit.workbook import cdf as cdf_book
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.examples import load
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import adapter_of as federation_of
+from xlcircuit.federations import cdf as cdf_book
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.federations.examples import load
+from xlcircuit.rules.errors import WorkbookProblems
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import Book, save_atomic
 
 
 def write(path: Path, parametres=None, joueurs=None, parties=None, votes=(), preferes=()) -> Path:
@@ -65,7 +65,7 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     assert table_rows(wb["Votes"], "Votes")[0] == ["Ronde", "Table", "Votant", "Catégorie", "Premier", "Second",
                                                    "Bulletin"]
     assert table_rows(wb["Classement"], "Classement")[0][:2] == ["Place", "Joueur"]
-    assert federation_of(Book(path)) is cdf_book
+    assert federation_of(Book(path)) is cdf_book.ADAPTER
     lists = [dv.formula1 for dv in wb["Parties"].data_validations.dataValidation]
     assert '"Autriche,Angleterre,France,Allemagne,Italie,Russie,Turquie"' in lists
 

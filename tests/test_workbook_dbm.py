@@ -14,13 +14,13 @@ import openpyxl
 import pytest
 from conftest import need_libreoffice, table_dicts, table_rows
 
+from xlcircuit.app import share
 from xlcircuit.cli import main
-from xlcircuit.errors import WorkbookProblems
-from xlcircuit.mechanics import format_half_up
-from xlcircuit.workbook import Book, libreoffice, share
-from xlcircuit.workbook import dbm as dbm_book
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import dbm as dbm_book
+from xlcircuit.rules.errors import WorkbookProblems
+from xlcircuit.rules.mechanics import format_half_up
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import Book, libreoffice, save_atomic
 
 #: LibreOffice's CSV export with "save cell contents as shown": numbers as their format displays them.
 CSV_AS_SHOWN = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1"
@@ -182,7 +182,7 @@ def test_tableau1_is_the_best_four_of_the_points_table(example):
 
 def test_share_gives_each_club_its_players(example, tmp_path):
     path, summary, _ = example
-    written = share.share_clubs(Book(path), dbm_book, tmp_path / "clubs", day=dt.date(2026, 6, 30))
+    written = share.share_clubs(Book(path), dbm_book.ADAPTER, tmp_path / "clubs", day=dt.date(2026, 6, 30))
     assert len(written) == 12
     wb = openpyxl.load_workbook(written["JTI Nice"])
     mine = table_dicts(wb["Mon club"], "MonClub")

@@ -12,12 +12,11 @@ import pytest
 from conftest import table_rows
 
 from xlcircuit.cli import main
-from xlcircuit.errors import WorkbookProblems
-from xlcircuit.workbook import Book
-from xlcircuit.workbook import elo as elo_book
-from xlcircuit.workbook.io import save_atomic
+from xlcircuit.federations import elo as elo_book
+from xlcircuit.rules.errors import WorkbookProblems
 from xlcircuit.workbook.sheets import CLUB_COLOUR
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import Book, save_atomic
 
 D1, D2 = dt.date(2025, 9, 1), dt.date(2025, 9, 8)
 #: Game 1: A wins, B and C tie last (equal ratings, K 48): A 48 × (2 - 1) / 2 = +24; B, C 48 × (0.5 - 1) / 2 = -12.

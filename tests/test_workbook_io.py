@@ -17,14 +17,13 @@ from conftest import leader
 from openpyxl.chart import BarChart, Reference
 
 from xlcircuit.cli import main
-from xlcircuit.errors import WorkbookError
-from xlcircuit.workbook import Book
-from xlcircuit.workbook import io as book_io
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.examples import load
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.package import Package, Surgery
-from xlcircuit.workbook.tables import type_rows
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.federations.examples import load
+from xlcircuit.rules.errors import WorkbookError
+from xlcircuit.workbook.write import type_rows
+from xlcircuit.xlsx import Book, save_atomic
+from xlcircuit.xlsx import book as book_io
+from xlcircuit.xlsx.package import Package, Surgery
 
 
 def digest(path: Path) -> str:

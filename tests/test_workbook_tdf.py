@@ -20,11 +20,11 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.table import TableColumn
 from PIL import Image as PILImage
 
-from xlcircuit.errors import WorkbookError, WorkbookProblems
-from xlcircuit.mechanics import format_half_up, round_half_up
-from xlcircuit.workbook import Book, federation_of
-from xlcircuit.workbook import tdf as tdf_book
-from xlcircuit.workbook.io import save_atomic
+from xlcircuit.federations import adapter_of as federation_of
+from xlcircuit.federations import tdf as tdf_book
+from xlcircuit.rules.errors import WorkbookError, WorkbookProblems
+from xlcircuit.rules.mechanics import format_half_up, round_half_up
+from xlcircuit.xlsx import Book, save_atomic
 
 SQRT10 = 10 ** 0.5
 
@@ -155,7 +155,7 @@ def test_duplicate_line_is_marked_and_warned(demo_path):
 
 
 def test_refill_gives_the_same_tables_whatever_the_row_order(tmp_path, demo_path):
-    from xlcircuit.workbook.examples import load
+    from xlcircuit.federations.examples import load
 
     once = filled(demo_path)
     shuffled = write_season(tmp_path / "melange.xlsx", list(reversed(load("tdf").TOURNOIS)),
@@ -240,7 +240,7 @@ def test_a_workbook_without_the_federation_mark_needs_the_flag(tmp_path, small_s
     wb.save(small_season)
     with pytest.raises(WorkbookError, match="--federation"):
         federation_of(Book(small_season))
-    assert federation_of(Book(small_season), "tdf") is tdf_book
+    assert federation_of(Book(small_season), "tdf") is tdf_book.ADAPTER
 
 
 # --- what the organiser typed ----------------------------------------------------------------

@@ -14,15 +14,15 @@ import pytest
 from conftest import need_libreoffice, sheets_as_csv, table_dicts, table_rows
 from openpyxl.utils import range_boundaries
 
-from xlcircuit import torres
 from xlcircuit.cli import main
-from xlcircuit.errors import WorkbookProblems
+from xlcircuit.federations import torres as torres_book
+from xlcircuit.federations.examples import load
+from xlcircuit.rules import torres
+from xlcircuit.rules.errors import WorkbookProblems
 from xlcircuit.udfs import TORRES_VP
-from xlcircuit.workbook import Book, libreoffice
-from xlcircuit.workbook import torres as torres_book
-from xlcircuit.workbook.examples import load
-from xlcircuit.workbook.io import save_atomic
-from xlcircuit.workbook.tables import Output, TableSpec, type_rows, write_outputs
+from xlcircuit.workbook.spec import Output, TableSpec
+from xlcircuit.workbook.write import type_rows, write_outputs
+from xlcircuit.xlsx import Book, libreoffice, save_atomic
 
 
 def example(folder: Path) -> Path:

@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import os
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,11 +22,19 @@ from pathlib import Path
 from typing import IO, Any, ClassVar, NoReturn
 
 from . import __version__
-from .errors import WorkbookProblems, XlcircuitError
-from .excel import lite, reference
+from .app import Outcome, run
+from .app.check import check as app_check
+from .app.demo import demo as app_demo
+from .app.explain import explain as app_explain
+from .app.fill import fill as app_fill
+from .app.new import new as app_new
+from .app.schedule import schedule as app_schedule
+from .app.share import share as app_share
+from .excel import lite, reference, starter
+from .federations import ADAPTERS
 from .federations import federation as find_federation
-from .workbook import FEDERATIONS, Book, FederationWorkbook, explain, federation_of, save_atomic, share, starter
-from .workbook.tables import Problems, read_table
+from .rules.errors import XlcircuitError
+from .xlsx import save_atomic
 
 
 class Progress:
@@ -73,25 +79,24 @@ def _say(text: str = "") -> None:
     print(text)
 
 
-def _warn(warnings: list[str]) -> None:
-    """What the organiser should look at, after the summary, under its own heading (on stderr)."""
-    sys.stdout.flush()  # the summary first, even when both streams go to one file
-    if warnings:
-        print(f"\nÀ vérifier ({len(warnings)}) :", file=sys.stderr)
-    for warning in warnings:
-        print(f"  - {warning}", file=sys.stderr)
-
-
-def _hint(text: str | None) -> None:
-    if text:
-        _say(text)
-
-
-def _report(module: FederationWorkbook, summary: Any, title: str) -> None:
-    first, *rest = module.report(summary)
-    _say(f"{title} : {first}")
-    for line in rest:
+def show(outcome: Outcome) -> int:
+    """Print what a use case ended with: its lines on stdout; then, on stderr, what failed (every located
+    problem on its own line) and what to look at (« À vérifier »). Returns the exit status."""
+    for line in outcome.lines:
         _say(line)
+    sys.stdout.flush()  # the summary first, even when both streams go to one file
+    if outcome.problems:
+        print(f"{outcome.error} :", file=sys.stderr)
+        for problem in outcome.problems:
+            print(f"  - {problem}", file=sys.stderr)
+        print("Rien n'a été écrit : corrigez ces points, puis relancez.", file=sys.stderr)
+    elif outcome.error:
+        print(outcome.error, file=sys.stderr)
+    if outcome.warnings:
+        print(f"\nÀ vérifier ({len(outcome.warnings)}) :", file=sys.stderr)
+    for warning in outcome.warnings:
+        print(f"  - {warning}", file=sys.stderr)
+    return outcome.status
 
 
 def _workbook_name(text: str) -> Path:
@@ -105,166 +110,48 @@ def _workbook_name(text: str) -> Path:
     return target
 
 
+def _path(text: str | None) -> Path | None:
+    return None if text is None else Path(text)
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     target = _workbook_name(args.file)
-    if target.exists() and not args.force:
-        raise XlcircuitError(f"{target} existe déjà : choisissez un autre nom ou ajoutez --force pour l'écraser.")
-    module = FEDERATIONS[args.federation]
-    save_atomic(module.new_workbook(), target)
-    names = [f"« {spec.sheet} »" for spec in module.INPUTS]
-    tables = f"les tables {', '.join(names[:-1])} et {names[-1]}" if len(names) > 1 else f"la table {names[0]}"
-    _say(f"Classeur créé : {target}. Remplissez {tables}, puis lancez : xlcircuit fill {target}")
-    return 0
-
-
-def unkept_warnings(book: Book, target: Path | None) -> list[str]:
-    """The warning for what openpyxl cannot keep, if the workbook has any (``target``: where it was saved)."""
-    if not book.unkept:
-        return []
-    what = ", ".join(map(str, book.unkept))
-    if target is None:
-        fate = "un remplissage les perdrait (l'original serait gardé à part)"
-    elif target.resolve() == book.path.resolve():
-        fate = f"ils manquent dans le classeur rempli ; l'original est gardé dans « {book.backup.name} »"
-    else:
-        fate = f"ils manquent dans {target.name} ; {book.path.name} n'est pas modifié"
-    return [f"ce classeur contient des éléments qu'openpyxl ne sait pas conserver : {what} ; {fate}."]
-
-
-_unkept = unkept_warnings  # its former name
-
-
-def empty_hint(book: Book, module: FederationWorkbook) -> str | None:
-    """What to do when the input tables have no row yet (a fill then publishes empty tables)."""
-    empty = [spec for spec in module.INPUTS if spec.required and not read_table(book, spec, Problems())]
-    if not empty:
-        return None
-    names = [f"« {spec.sheet} »" for spec in empty]
-    which = (f"les tables {', '.join(names[:-1])} et {names[-1]} sont vides" if len(names) > 1
-             else f"la table {names[0]} est vide")
-    front: str = book.wb.worksheets[0].title
-    return (f"Rien à classer : {which}. Ouvrez {book.path.name} dans Excel ou LibreOffice, tapez-y vos "
-            f"lignes (la feuille « {front} » l'explique), enregistrez, puis relancez.")
+    return show(run(lambda: app_new(args.federation, target, args.force)))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    book = Book(args.file)
-    module = federation_of(book, args.federation)
-    summary = module.compute(book)
-    warnings = unkept_warnings(book, None) + book.warnings + summary.warnings
-    verdict = (f"{book.path.name} est correct, avec {len(warnings)} point{'s' if len(warnings) > 1 else ''} "
-               "à vérifier (ci-dessous)" if warnings else f"{book.path.name} est correct")
-    _report(module, summary, verdict)
-    _hint(empty_hint(book, module))
-    _warn(warnings)
-    return 0
+    return show(run(lambda: app_check(Path(args.file), args.federation)))
 
 
 def cmd_fill(args: argparse.Namespace) -> int:
     progress = Progress()
     try:
-        book = Book(args.file)
-        module = federation_of(book, args.federation)
-        summary = module.fill(book, progress.step)
-        progress.step("enregistrement")
-        target = book.save(args.output, force=args.force)
+        outcome = run(lambda: app_fill(Path(args.file), args.federation, _path(args.output), args.force,
+                                       progress.step))
     finally:
         progress.close()
-    _report(module, summary, f"Classeur rempli : {target}")
-    _hint(empty_hint(book, module))
-    _warn(unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings)
-    return 0
+    return show(outcome)
 
 
 def cmd_share(args: argparse.Namespace) -> int:
     if not (args.clubs or args.pdf or args.csv):
         raise UsageError("dites quoi partager : --clubs DOSSIER, --pdf DOSSIER ou --csv DOSSIER "
                          "(par exemple : xlcircuit share saison.xlsx --pdf partage).")
-    book = Book(args.file)
-    module: Any = federation_of(book, args.federation)  # the share functions take the module itself
-    if args.clubs:
-        written = share.share_clubs(book, module, Path(args.clubs))
-        _say(f"{len(written)} classeurs de club écrits dans {args.clubs} :")
-        for club, path in written.items():
-            _say(f"  {club} : {path.name}")
-        _warn(book.warnings)
-    if args.csv:
-        for path in share.share_csv(book, module, Path(args.csv)):
-            _say(f"CSV écrit : {path}")
-    if args.pdf:
-        _say(f"PDF écrit : {share.share_pdf(book, module, Path(args.pdf))}")
-    return 0
-
-
-def _typed_sheets(path: Path, output_sheets: set[str]) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """What an organiser may have changed in a workbook: its sheet names and every value of the sheets
-    a fill does not rewrite."""
-    wb = Book(path).wb
-    values = [tuple(ws.iter_rows(values_only=True)) for ws in wb.worksheets if ws.title not in output_sheets]
-    return wb.sheetnames, values
-
-
-def _edited(target: Path, fresh: Path, output_sheets: set[str]) -> bool:
-    """Whether ``target`` differs from the freshly made example ``fresh`` elsewhere than in what a fill writes."""
-    try:
-        return _typed_sheets(target, output_sheets) != _typed_sheets(fresh, output_sheets)
-    except XlcircuitError:  # not a workbook any more: something else took its name
-        return True
+    return show(run(lambda: app_share(Path(args.file), args.federation, _path(args.clubs), _path(args.pdf),
+                                      _path(args.csv))))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    folder = Path(args.dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".xlcircuit-demo-", dir=folder) as scratch:
-        made = []
-        for module in FEDERATIONS.values():
-            fresh = Path(scratch) / module.EXAMPLE
-            wb = module.new_workbook()
-            module.put_example(wb)
-            save_atomic(wb, fresh)
-            book = Book(fresh)
-            summary = module.fill(book)
-            book.save()
-            made.append((module, summary, fresh, folder / module.EXAMPLE))
-        edited = [target for module, summary, fresh, target in made if target.exists()
-                  and _edited(target, fresh, {output.spec.sheet for output in module.outputs(summary)})]
-        if edited and not args.force:
-            names = ", ".join(str(target) for target in edited)
-            raise XlcircuitError(f"{names} : modifié depuis la démonstration ; rien n'a été écrit. Ajoutez --force "
-                                 "pour l'écraser, ou donnez un autre dossier (xlcircuit demo AUTRE_DOSSIER).")
-        for module, summary, fresh, target in made:
-            os.replace(fresh, target)
-            _report(module, summary, f"{module.TITLE}, exemple rempli : {target}")
-            _warn(summary.warnings)
-            _say()
-    return 0
+    return show(run(lambda: app_demo(Path(args.dir), args.force)))
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    book = Book(args.file)
-    module = federation_of(book, args.federation)
-    lines = explain.explain(module, module.compute(book), args.player)
-    if args.output:
-        _say(f"Explication écrite : {explain.write_explanation(lines, Path(args.output))}")
-    else:
-        for line in lines:
-            _say(line)
-    return 0
+    return show(run(lambda: app_explain(Path(args.file), args.player, args.federation, _path(args.output))))
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
-    book = Book(args.file)
-    module = federation_of(book, args.federation)
-    if module.schedule is None:
-        raise XlcircuitError(f"{book.path.name} est un classeur « {module.TITLE} » : il n'a pas de calendrier "
-                             "à tirer (seul le championnat TORRES en a un).")
-    lines = module.schedule(book, args.seed)
-    target = book.save(args.output, force=args.force)
-    _warn(unkept_warnings(book, target) + book.warnings)
-    _say(f"Calendrier écrit : {target}")
-    for line in lines:
-        _say(line)
-    return 0
+    return show(run(lambda: app_schedule(Path(args.file), args.seed, args.federation, _path(args.output),
+                                         args.force)))
 
 
 # --- xlcircuit excel init|lite|docs ---------------------------------------------------------------
@@ -314,7 +201,7 @@ def cmd_lite(args: argparse.Namespace) -> int:
 
 
 def cmd_formulas(args: argparse.Namespace) -> int:
-    from .workbook import formulas  # the native-formulas workbook
+    from .excel import formulas  # the native-formulas workbook
 
     target = Path(args.file)
     _refuse_existing([target], args.force)
@@ -469,8 +356,8 @@ def workbook_argument(parser: argparse.ArgumentParser, what: str = "le classeur 
 
 
 def federation_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--federation", metavar="FÉDÉRATION", type=federation_code, choices=list(FEDERATIONS),
-                        help=f"la fédération ({', '.join(FEDERATIONS)}), pour un classeur qui n'a pas été "
+    parser.add_argument("--federation", metavar="FÉDÉRATION", type=federation_code, choices=list(ADAPTERS),
+                        help=f"la fédération ({', '.join(ADAPTERS)}), pour un classeur qui n'a pas été "
                              "créé par « xlcircuit new »")
 
 
@@ -481,8 +368,8 @@ def output_option(parser: argparse.ArgumentParser) -> None:
 
 def add_new(commands: Subcommands) -> None:
     new = command(commands, "new", cmd_new, "crée un classeur de saison neuf, à partir du modèle d'une fédération")
-    new.add_argument("federation", metavar="FÉDÉRATION", type=federation_code, choices=list(FEDERATIONS),
-                     help=f"le code de la fédération : {', '.join(FEDERATIONS)} (majuscules ou minuscules)")
+    new.add_argument("federation", metavar="FÉDÉRATION", type=federation_code, choices=list(ADAPTERS),
+                     help=f"le code de la fédération : {', '.join(ADAPTERS)} (majuscules ou minuscules)")
     new.add_argument("file", metavar="FICHIER", help="le classeur à écrire (.xlsx ajouté s'il manque)")
     new.add_argument("--force", action="store_true", help="écraser le fichier s'il existe")
 
@@ -613,10 +500,6 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         parser: argparse.ArgumentParser = args.parser
         parser.error(str(exc))  # exits with status 2
-    except WorkbookProblems as exc:
-        print(str(exc), file=sys.stderr)
-        print("Rien n'a été écrit : corrigez ces points, puis relancez.", file=sys.stderr)
-        return 1
     except XlcircuitError as exc:
         print(str(exc), file=sys.stderr)
         return 1

@@ -19,84 +19,19 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import Problem, WorkbookProblems, XlcircuitError
+from .app import Outcome, Progress, quiet, run
 
 if TYPE_CHECKING:
     import tkinter
 
-    from .workbook import Book, FederationWorkbook
-
-#: Told the name of each step as the work reaches it.
-Progress = Callable[[str], None]
 
 TITLE = "xlcircuit"
 #: The steps of a fill (the workbook layer's progress names) or of a share, and how much of the work is
 #: done when each starts.
 STEPS = {"lecture": 0.05, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6, "clubs": 0.1, "CSV": 0.5, "PDF": 0.6}
-
-
-@dataclass
-class Outcome:
-    """What an action ended with, for the window: its lines, its problems, what « Ouvrir » opens."""
-
-    lines: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    error: str | None = None
-    result: Path | None = None
-
-
-# --- the actions, without the window (each reports its steps through ``progress``) ----------------------
-
-
-def _nothing(step: str) -> None:
-    """The progress of work nobody watches."""
-
-
-def _module(book: Book, federation: str | None) -> FederationWorkbook:
-    from .workbook import federation_of
-
-    return federation_of(book, federation or None)
-
-
-def _summary_lines(module: FederationWorkbook, summary: Any, title: str) -> list[str]:
-    first, *rest = module.report(summary)
-    return [f"{title} : {first}", *rest]
-
-
-def check(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
-    """« Vérifier »: what ``xlcircuit check`` says."""
-    from .cli import empty_hint, unkept_warnings
-    from .workbook import Book
-
-    progress("lecture")
-    book = Book(path)
-    module = _module(book, federation)
-    progress("calcul")
-    summary = module.compute(book)
-    hint = empty_hint(book, module)
-    return Outcome(_summary_lines(module, summary, f"{book.path.name} est correct") + ([hint] if hint else []),
-                   unkept_warnings(book, None) + book.warnings + summary.warnings, result=book.path)
-
-
-def fill(path: Path, federation: str | None = None, progress: Progress = _nothing) -> Outcome:
-    """« Remplir »: what ``xlcircuit fill`` does, in place."""
-    from .cli import empty_hint, unkept_warnings
-    from .workbook import Book
-
-    progress("lecture")
-    book = Book(path)
-    module = _module(book, federation)
-    summary = module.fill(book, progress)
-    progress("enregistrement")
-    target = book.save()
-    hint = empty_hint(book, module)
-    return Outcome(_summary_lines(module, summary, f"Classeur rempli : {target.name}") + ([hint] if hint else []),
-                   unkept_warnings(book, target) + book.warnings + summary.warnings, result=target)
 
 
 def share_folder(path: Path) -> Path:
@@ -105,46 +40,15 @@ def share_folder(path: Path) -> Path:
 
 
 def share(path: Path, federation: str | None = None, clubs: bool = True, pdf: bool = True, csv: bool = True,
-          progress: Progress = _nothing) -> Outcome:
-    """« Partager »: what ``xlcircuit share`` writes, into :func:`share_folder`; each kind on its own, so that
-    one failing (no club known, no LibreOffice) does not keep the others back."""
-    from .workbook import Book
-    from .workbook import share as sharing
+          progress: Progress = quiet) -> Outcome:
+    """« Partager »: what ``xlcircuit share`` writes, every kind into :func:`share_folder`."""
+    from .app.share import share as share_season
 
     if not (clubs or pdf or csv):
-        return Outcome(error="Cochez ce qu'il faut partager : classeurs de club, PDF ou CSV.")
-    progress("lecture")
-    book = Book(path)
-    module: Any = _module(book, federation)  # the share functions take the module itself
-    folder = share_folder(book.path)
-    outcome = Outcome(result=folder)
-    failures = []
-
-    def attempt(kind: str, run: Callable[[], None]) -> None:
-        progress(kind)
-        try:
-            run()
-        except XlcircuitError as exc:
-            failures.append(f"{kind} : {exc}")
-
-    def clubs_files() -> None:
-        written = sharing.share_clubs(book, module, folder)
-        outcome.lines.append(f"{len(written)} classeurs de club écrits dans « {folder.name} » :")
-        outcome.lines.extend(f"  {club} : {file.name}" for club, file in written.items())
-
-    def csv_files() -> None:
-        outcome.lines.extend(f"CSV écrit : {file.name}"
-                             for file in sharing.share_csv(book, module, folder))
-
-    def pdf_file() -> None:
-        outcome.lines.append(f"PDF écrit : {sharing.share_pdf(book, module, folder).name}")
-
-    for wanted, kind, run in ((clubs, "clubs", clubs_files), (csv, "CSV", csv_files), (pdf, "PDF", pdf_file)):
-        if wanted:
-            attempt(kind, run)
-    if failures:
-        outcome.error = "\n".join(failures)
-    return outcome
+        return Outcome(error="Cochez ce qu'il faut partager : classeurs de club, PDF ou CSV.", status=1)
+    folder = share_folder(path)
+    return share_season(path, federation, folder if clubs else None, folder if pdf else None,
+                        folder if csv else None, progress)
 
 
 def open_with_system(target: Path) -> None:
@@ -167,7 +71,8 @@ class Window:
         import tkinter as tk
         from tkinter import ttk
 
-        from .workbook import FEDERATIONS, libreoffice
+        from .federations import ADAPTERS
+        from .xlsx import libreoffice
 
         self.root, self.tk = root, tk
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
@@ -189,7 +94,7 @@ class Window:
         self.choose.grid(row=0, column=2)
 
         ttk.Label(frame, text="Fédération :").grid(row=1, column=0, sticky="w", pady=(6, 0))
-        self.federations = {"celle du classeur": ""} | {f"{m.TITLE} ({code})": code for code, m in FEDERATIONS.items()}
+        self.federations = {"celle du classeur": ""} | {f"{a.title} ({code})": code for code, a in ADAPTERS.items()}
         self.federation = tk.StringVar(value="celle du classeur")
         ttk.Combobox(frame, textvariable=self.federation, values=list(self.federations), state="readonly",
                      width=48).grid(row=1, column=1, sticky="w", padx=6, pady=(6, 0))
@@ -282,7 +187,14 @@ class Window:
             self.show(Outcome(error="Choisissez d'abord un classeur (bouton « Choisir… »)."))
             return
         path, federation = Path(text), self.federations.get(self.federation.get(), "")
-        run: Callable[[Path, str, Progress], Outcome] = check if action == "check" else fill
+        from .app.check import check
+        from .app.fill import fill
+
+        def run(path: Path, federation: str, progress: Progress) -> Outcome:
+            if action == "check":
+                return check(path, federation, progress)
+            return fill(path, federation, progress=progress)
+
         if action == "share":
             options = {"clubs": self.share_clubs.get(), "pdf": self.share_pdf.get(), "csv": self.share_csv.get()}
 
@@ -297,22 +209,16 @@ class Window:
         self.status.set({"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…"}[action])
         threading.Thread(target=self.work, args=(run, path, federation), daemon=True).start()
 
-    def work(self, run: Callable[[Path, str, Progress], Outcome], path: Path, federation: str) -> None:
+    def work(self, action: Callable[[Path, str, Progress], Outcome], path: Path, federation: str) -> None:
         """In the worker thread: run the action, hand its steps and its outcome to the window."""
         try:
-            outcome = run(path, federation, lambda step: self.events.put(("step", step)))
-        except WorkbookProblems as exc:
-            count = len(exc.problems)
-            outcome = Outcome(problems=exc.problems, error=(
-                f"{count} problème{'s' if count > 1 else ''} dans le classeur, chacun avec sa cellule ci-dessous. "
-                "Rien n'a été écrit : corrigez-les dans le classeur, enregistrez-le, puis relancez."))
-        except XlcircuitError as exc:
-            outcome = Outcome(error=str(exc))
-        except OSError as exc:
-            outcome = Outcome(error=f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc}).")
+            outcome = run(lambda: action(path, federation, lambda step: self.events.put(("step", step))))
         except Exception:  # a bug: say so in the window rather than lose it
             outcome = Outcome(error="Erreur inattendue de xlcircuit (signalez-la, avec ce texte) :\n"
-                                    + traceback.format_exc(limit=3))
+                                    + traceback.format_exc(limit=3), status=1)
+        if outcome.problems:
+            outcome.error = (f"{outcome.error}, chacun avec sa cellule ci-dessous. Rien n'a été écrit : "
+                             "corrigez-les dans le classeur, enregistrez-le, puis relancez.")
         self.events.put(("done", outcome))
 
     def poll(self) -> None:

@@ -35,7 +35,11 @@ def _imports(module: str, source: str, package: bool) -> set[str]:
     """The xlcircuit modules that ``module``'s source imports (relative or absolute), parents included."""
     found: set[str] = set()
     base = module.split(".") if package else module.split(".")[:-1]
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for node in ast.walk(tree):  # imports for type checkers only are never run: their modules are not carried
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            node.body = []
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names if alias.name.split(".")[0] == PACKAGE}
         elif isinstance(node, ast.ImportFrom):

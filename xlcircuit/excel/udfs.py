@@ -32,9 +32,9 @@ from typing import Any
 
 import xlwings as xw
 
-from .. import cdf, dbm, elo, limits, tdf, torres
-from ..errors import InvalidInput, XlcircuitError
-from ..text import clean
+from ..rules import cdf, dbm, elo, limits, tdf, torres
+from ..rules.errors import InvalidInput, XlcircuitError
+from ..rules.text import clean
 from . import registry as functions
 
 __all__ = [entry.name for entry in functions.FUNCTIONS]

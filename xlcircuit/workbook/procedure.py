@@ -18,10 +18,12 @@ from typing import Any, Generic, Protocol, TypeVar
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..errors import WorkbookProblems
-from .io import Book, mark_federation, paused_gc
-from .package import Owned
-from .tables import Output, Problems, TableSpec, forget_own_formats, is_note, write_outputs
+from ..rules.errors import WorkbookProblems
+from ..xlsx import Book, Owned, mark_federation, paused_gc
+from .layout import is_note
+from .read import forget_own_formats
+from .spec import Output, Problems, TableSpec
+from .write import write_outputs
 
 R = TypeVar("R")  # what a federation's ``read`` gives
 S = TypeVar("S")  # its summary

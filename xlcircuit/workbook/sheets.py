@@ -7,7 +7,6 @@ Only the shape is shared here; every federation's tables, words and rules stay i
 
 from __future__ import annotations
 
-import datetime as dt
 import difflib
 from collections import defaultdict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
@@ -18,24 +17,14 @@ import openpyxl
 from openpyxl.styles import Font
 from openpyxl.workbook.workbook import Workbook
 
-from .. import limits
-from ..errors import InvalidInput, Problem
-from ..mechanics import format_half_up
-from ..text import fold
-from .io import Book, mark_federation
-from .tables import (
-    Column,
-    Output,
-    Problems,
-    Record,
-    TableSpec,
-    add_input_table,
-    as_text,
-    put,
-    read_table,
-    type_rows,
-    write_outputs,
-)
+from ..rules import limits
+from ..rules.errors import InvalidInput, Problem
+from ..rules.text import fold
+from ..xlsx import Book, mark_federation
+from .cells import as_text, put
+from .read import read_table
+from .spec import Column, Output, Problems, Record, TableSpec
+from .write import add_input_table, type_rows, write_outputs
 
 #: Podium colours of the standings (gold, silver, bronze), and the colour of a club's players.
 PODIUM = {1: "FFE699", 2: "E7E6E6", 3: "F8CBAD"}
@@ -261,10 +250,6 @@ def tournament_and_player(record: Record, problems: Problems,
     return tournament, player
 
 
-def season_years(dates: Iterable[dt.date | None]) -> str:
-    """The years the dates span: ``2025``, ``2025-2026``, or '' without a date."""
-    years = sorted({date.year for date in dates if date})
-    return "" if not years else str(years[0]) if len(years) == 1 else f"{years[0]}-{years[-1]}"
 
 
 def spelling_warnings(names: Iterable[str | tuple[str, str]]) -> list[str]:
@@ -285,10 +270,6 @@ def spelling_warnings(names: Iterable[str | tuple[str, str]]) -> list[str]:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def title(name: str, what: str, season: str = "", day: dt.date | None = None) -> str:
-    """A published table's title: ``name season — what``, then ``au dd/mm/yyyy`` when ``day`` is given."""
-    text = f"{name} {season}".strip() + f" — {what}"
-    return f"{text} au {day:%d/%m/%Y}" if day else text
 
 
 def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club: str | None) -> dict[int, str]:
@@ -298,20 +279,7 @@ def podium_or_club(rows: Sequence[Sequence[object]], clubs: dict[str, str], club
     return {i: CLUB_COLOUR for i, row in enumerate(rows) if clubs.get(str(row[1])) == club}
 
 
-def percents(weights: Sequence[float], last: str = ", ") -> str:
-    """Weights as a guide states them: ``100, 80, 40, 20`` (``last`` joins the last two: `` et ``)."""
-    shown = [format_half_up(w * 100, 0) for w in weights]
-    return shown[0] if len(shown) < 2 else ", ".join(shown[:-1]) + last + shown[-1]
 
 
-def decimal_comma(x: float, digits: int) -> str:
-    """A number rounded half up to ``digits`` decimals, with the French decimal comma."""
-    return format_half_up(x, digits).replace(".", ",")
 
 
-def top_lines(items: Sequence[T], shown: int, sheet: str, line: Callable[[T], str]) -> list[str]:
-    """A report's first ``shown`` lines, then how many more there are on ``sheet``."""
-    lines = [line(item) for item in items[:shown]]
-    if len(items) > shown:
-        lines.append(f"  … et {len(items) - shown} autres (feuille « {sheet} »).")
-    return lines

@@ -11,18 +11,19 @@ import datetime as dt
 import re
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import openpyxl
 
-from ..errors import WorkbookProblems, XlcircuitError
-from ..mechanics import format_half_up
-from . import libreoffice
-from .io import Book, save_atomic
-from .tables import FORMULA_STARTS, Output, Problems, TableSpec, write_outputs
-
-if TYPE_CHECKING:  # the package imports this module: the interface is only named here
-    from . import FederationWorkbook
+from ..rules.errors import WorkbookProblems, XlcircuitError
+from ..rules.mechanics import format_half_up
+from ..workbook.adapter import Adapter
+from ..workbook.cells import FORMULA_STARTS
+from ..workbook.spec import Output, Problems, TableSpec
+from ..workbook.write import write_outputs
+from ..xlsx import Book, libreoffice, save_atomic
+from .common import open_book
+from .outcome import Outcome, Progress, quiet
 
 #: The per-club workbook's own tables (their columns are those of the federation's tables).
 MY_CLUB = TableSpec("Mon club", "MonClub", ())
@@ -53,10 +54,11 @@ def _unique(folder: Path, stem: str, suffix: str, taken: set[str]) -> Path:
     return folder / candidate
 
 
-def share_clubs(book: Book, module: FederationWorkbook, folder: Path, day: dt.date | None = None) -> dict[str, Path]:
+def share_clubs(book: Book, adapter: Adapter, folder: Path, day: dt.date | None = None,
+                summary: Any = None) -> dict[str, Path]:
     """One workbook per club: the full standings with the club's players highlighted, a ``Mon club``
-    sheet with only them, and their result lines."""
-    summary = module.compute(book)
+    sheet with only them, and their result lines (``summary``: the season computed, else computed here)."""
+    summary = summary if summary is not None else adapter.compute(book)
     if not summary.clubs:
         raise XlcircuitError(f"{book.path.name} ne dit le club de personne : remplissez la table « Joueurs » "
                              "(Joueur, Club), puis relancez.")
@@ -64,8 +66,8 @@ def share_clubs(book: Book, module: FederationWorkbook, folder: Path, day: dt.da
     written: dict[str, Path] = {}
     taken: set[str] = set()
     for club in sorted(set(summary.clubs.values()), key=lambda c: (c.casefold(), c)):
-        published = module.outputs(summary, club=club, day=day)
-        standings, points = _output(published, module.STANDINGS), _output(published, module.LINES)
+        published = adapter.outputs(summary, club=club, day=day)
+        standings, points = _output(published, adapter.standings), _output(published, adapter.lines)
         members = {player for player, c in summary.clubs.items() if c == club}
         mine = [row for row in standings.rows if row[_player_column(standings)] in members]
         their_points = [row for row in points.rows if row[_player_column(points)] in members]
@@ -77,7 +79,7 @@ def share_clubs(book: Book, module: FederationWorkbook, folder: Path, day: dt.da
             Output(CLUB_POINTS, points.columns, their_points, f"{club} — résultats par tournoi"),
         ])
         written[club] = save_atomic(wb, _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken))
-    standings = _output(module.outputs(summary, day=day), module.STANDINGS)
+    standings = _output(adapter.outputs(summary, day=day), adapter.standings)
     alone = sorted({row[_player_column(standings)] for row in standings.rows} - set(summary.clubs) - {None}, key=str)
     if alone:  # in no club's workbook: say so, the organiser may have forgotten them in Joueurs
         book.warnings.append(f"{len(alone)} joueur{'s' if len(alone) > 1 else ''} sans club, dans aucun classeur de "
@@ -116,12 +118,9 @@ def _csv_value(value: object, number_format: str | None, french: bool = False) -
     return "'" + text if text.startswith(_CSV_PROTECT) else text
 
 
-def shared_tables(module: FederationWorkbook, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+def shared_tables(adapter: Adapter, summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
     """Every table a federation publishes: its outputs, then the tables laid out apart (TORRES' groups)."""
-    tables = list(module.outputs(summary, club=club, day=day))
-    if module.group_outputs is not None:
-        tables += module.group_outputs(summary, club=club, day=day)
-    return tables
+    return adapter.outputs(summary, club=club, day=day) + adapter.group_outputs(summary, club=club, day=day)
 
 
 def _csv_name(output: Output, outputs: list[Output]) -> str:
@@ -130,16 +129,16 @@ def _csv_name(output: Output, outputs: list[Output]) -> str:
     return safe_filename(output.spec.sheet if alone else output.spec.name)
 
 
-def share_csv(book: Book, module: FederationWorkbook, folder: Path, french: bool = True) -> list[Path]:
+def share_csv(book: Book, adapter: Adapter, folder: Path, french: bool = True, summary: Any = None) -> list[Path]:
     """Each published table as CSV with a header row, numbers as the workbook displays them.
 
     ``french`` (the default): what a French Excel opens with a double click: ``;`` between values, decimal
     comma, dates dd/mm/yyyy, UTF-8 with a byte-order mark. Otherwise: ``,``, decimal point, ISO dates, UTF-8
     without a mark (for a web site or a program)."""
-    summary = module.compute(book)
+    summary = summary if summary is not None else adapter.compute(book)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    tables = shared_tables(module, summary)
+    tables = shared_tables(adapter, summary)
     for output in tables:
         target = folder / f"{book.path.stem}-{_csv_name(output, tables)}.csv"
         with target.open("w", encoding="utf-8-sig" if french else "utf-8", newline="") as handle:
@@ -151,20 +150,57 @@ def share_csv(book: Book, module: FederationWorkbook, folder: Path, french: bool
     return written
 
 
-def share_pdf(book: Book, module: FederationWorkbook, folder: Path, day: dt.date | None = None) -> Path:
+def share_pdf(book: Book, adapter: Adapter, folder: Path, day: dt.date | None = None, summary: Any = None) -> Path:
     """The standings as PDF (and TORRES' group tables, a group a page), printed by LibreOffice: A4, French
     number formats, text at a readable size, the header row and the names repeated on every page."""
     libreoffice.require()
-    summary = module.compute(book)
-    standings = _output(module.outputs(summary, day=day), module.STANDINGS)
+    summary = summary if summary is not None else adapter.compute(book)
+    standings = _output(adapter.outputs(summary, day=day), adapter.standings)
     with tempfile.TemporaryDirectory() as work:
         wb = openpyxl.Workbook()
         wb.active.title = standings.spec.sheet
         write_outputs(wb, [standings])
-        if module.group_outputs is not None and module.write_groups is not None:
+        groups = adapter.group_outputs(summary, day=day)
+        if groups:
             problems = Problems()
-            module.write_groups(wb, module.group_outputs(summary, day=day), problems)
+            adapter.write_groups(wb, groups, problems)
             if problems:
                 raise WorkbookProblems(problems.items)
         source = save_atomic(wb, Path(work) / f"{book.path.stem}-classement.xlsx")
         return libreoffice.convert(source, folder, "pdf")[0]
+
+
+def share(path: Path, federation: str | None = None, clubs: Path | None = None, pdf: Path | None = None,
+          csv_folder: Path | None = None, progress: Progress = quiet) -> Outcome:
+    """« Partager » / ``xlcircuit share``: each kind asked for (a workbook per club, the standings as PDF, the
+    tables as CSV) into its folder, each on its own, so that one failing (no club known, no LibreOffice) does
+    not keep the others back; the season is computed once."""
+    progress("lecture")
+    book, adapter = open_book(path, federation)
+    summary = adapter.compute(book, progress)
+    outcome = Outcome(result=next(folder for folder in (clubs, pdf, csv_folder) if folder is not None))
+    failures: list[str] = []
+
+    def clubs_files(folder: Path) -> None:
+        written = share_clubs(book, adapter, folder, summary=summary)
+        outcome.lines.append(f"{len(written)} classeurs de club écrits dans {folder} :")
+        outcome.lines.extend(f"  {club} : {file.name}" for club, file in written.items())
+
+    def csv_files(folder: Path) -> None:
+        outcome.lines.extend(f"CSV écrit : {file}" for file in share_csv(book, adapter, folder, summary=summary))
+
+    def pdf_file(folder: Path) -> None:
+        outcome.lines.append(f"PDF écrit : {share_pdf(book, adapter, folder, summary=summary)}")
+
+    for folder, kind, write in ((clubs, "clubs", clubs_files), (csv_folder, "CSV", csv_files), (pdf, "PDF", pdf_file)):
+        if folder is None:
+            continue
+        progress(kind)
+        try:
+            write(folder)
+        except XlcircuitError as exc:
+            failures.append(f"{kind} : {exc}")
+    outcome.warnings = book.warnings
+    if failures:
+        outcome.error, outcome.status = "\n".join(failures), 1
+    return outcome

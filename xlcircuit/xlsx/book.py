@@ -31,7 +31,7 @@ from openpyxl.utils import range_boundaries
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.workbook.workbook import Workbook
 
-from ..errors import WorkbookError
+from ..rules.errors import WorkbookError
 
 #: Largest total uncompressed size of a workbook's parts, and largest compression ratio of one
 #: part, before anything is parsed: e-mailed files may be zip bombs.
@@ -422,6 +422,12 @@ class Book:
             if _stamp(self.path) != self._before:
                 raise _being_written_error(self.path.name)
         return self._wb
+
+    @property
+    def surgical(self) -> bool:
+        """Whether a save writes only the output sheets (every other part copied as it is), rather than the
+        whole workbook through openpyxl's model."""
+        return self._surgery is not None
 
     def own(self, owned, federation: str, ours: Callable[[Any], bool] | None = None) -> bool:
         """Open for a fill that rewrites only ``owned`` (a :class:`.package.Owned`): the organiser's sheets

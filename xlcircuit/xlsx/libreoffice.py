@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ..errors import XlcircuitError
+from ..rules.errors import XlcircuitError
 
 #: Every sheet to UTF-8 CSV, comma-separated, one file per sheet (``NAME-Sheet.csv``).
 CSV_ALL_SHEETS = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"

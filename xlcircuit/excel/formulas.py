@@ -11,7 +11,7 @@ from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..excel.native import (  # noqa: F401 - re-exported for the tests and the command line
+from .native import (
     DBM_PLAYERS,
     DBM_PLAYERS_EXAMPLE,
     DBM_TOURNAMENTS,
@@ -28,7 +28,6 @@ from ..excel.native import (  # noqa: F401 - re-exported for the tests and the c
     dbm_player_columns,
     dbm_tournament_columns,
     elo_columns,
-    formulas,
     tdf_columns,
     torres_columns,
 )

@@ -9,19 +9,16 @@ from dataclasses import dataclass, field
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from .. import elo
-from ..errors import InvalidInput
-from ..federations import federation
-from ..text import fold, in_words
-from .examples import load
-from .explain import find_player, nth, signed, summed, when
-from .io import Book
-from .package import Owned
-from .procedure import Steps
-from .sheets import (
+from ..rules import elo
+from ..rules.errors import InvalidInput
+from ..rules.text import fold, in_words
+from ..workbook.adapter import Adapter
+from ..workbook.cells import as_date, as_number, as_text
+from ..workbook.procedure import Steps
+from ..workbook.read import read_table
+from ..workbook.sheets import (
     CLUBS,
     at_cell,
-    decimal_comma,
     fill_step,
     finish_workbook,
     parameters_table,
@@ -31,23 +28,14 @@ from .sheets import (
     read_parameters,
     spelling_warnings,
     start_workbook,
-    title,
-    top_lines,
     unmatched_players,
 )
-from .tables import (
-    Column,
-    Output,
-    Problems,
-    Record,
-    TableSpec,
-    as_date,
-    as_number,
-    as_text,
-    count,
-    read_table,
-    type_rows,
-)
+from ..workbook.spec import Column, Output, Problems, Record, TableSpec
+from ..workbook.wording import count, decimal_comma, find_player, nth, signed, summed, title, top_lines, when
+from ..workbook.write import type_rows
+from ..xlsx import Book, Owned
+from . import federation
+from .examples import load
 
 INFO = federation("elo")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
@@ -336,8 +324,6 @@ def report(summary: Summary) -> list[str]:
 
 STEPS = Steps(FEDERATION, Owned.of((HISTORIQUE, CLASSEMENT)), read, summarise, outputs)
 compute, fill = STEPS.compute, STEPS.fill
-schedule = None  # no calendar to draw
-group_outputs = write_groups = None  # no tables laid out apart from the published ones
 
 
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
@@ -369,3 +355,25 @@ def explain(summary: Summary, wanted: str) -> list[str]:
     lines.append(f"Rang : {standing.rank} ; palier : {tier_text(standing)}.")
     lines.append(f"Elo au classement : {standing.rating}")
     return lines
+
+
+class Elo(Adapter):
+    """The elo workbook (see the module's docstring)."""
+
+    info, steps = INFO, STEPS
+    inputs, standings, lines = INPUTS, STANDINGS, LINES
+
+    def new_workbook(self) -> Workbook:
+        return new_workbook()
+
+    def put_example(self, wb: Workbook) -> None:
+        put_example(wb)
+
+    def report(self, summary: Summary) -> list[str]:
+        return report(summary)
+
+    def explain(self, summary: Summary, wanted: str) -> list[str]:
+        return explain(summary, wanted)
+
+
+ADAPTER = Elo()

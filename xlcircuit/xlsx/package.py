@@ -807,7 +807,9 @@ def open_for_fill(the_plan: Plan) -> tuple[Workbook, dict, dict[str, bool]]:
 class _SheetWriter(WorksheetWriter):
     """openpyxl's worksheet writer but for the cells, written here at a few times its speed."""
 
-    PLACEHOLDER = b"<xlcircuitSheetData />"
+    #: What openpyxl writes for the element put in the cells' place: ``<xlcircuitSheetData />`` with the
+    #: standard library's ElementTree, ``<xlcircuitSheetData/>`` with lxml (which openpyxl uses when installed).
+    PLACEHOLDER = re.compile(rb"<xlcircuitSheetData\s*/>")
 
     def write_rows(self):
         self.xf.send(Element("xlcircuitSheetData"))
@@ -881,9 +883,10 @@ class _SheetWriter(WorksheetWriter):
         finally:
             self.close()  # also when interrupted: an open stream would write to its buffer once that is gone
         xml = self.read()
-        if xml.count(self.PLACEHOLDER) != 1:
+        pieces = self.PLACEHOLDER.split(xml)
+        if len(pieces) != 2:
             raise Unsupported("écriture de la feuille")
-        head, tail = xml.split(self.PLACEHOLDER)
+        head, tail = pieces
         return itertools.chain([head], self.sheet_data(), [tail])
 
 

@@ -4,26 +4,18 @@ sent. An adapter: the rules' numbers come from the computed season; this module 
 
 from __future__ import annotations
 
-import datetime as dt
-import difflib
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import openpyxl
 from openpyxl.styles import Alignment, Font
 from openpyxl.workbook.workbook import Workbook
 
-from ..errors import XlcircuitError
-from ..text import fold
-from . import libreoffice
-from .io import save_atomic
-from .sheets import decimal_comma
-from .tables import PAPER_A4, put
-
-if TYPE_CHECKING:  # the package imports this module: the interface is only named here
-    from . import FederationWorkbook
+from ..workbook.cells import put
+from ..workbook.layout import PAPER_A4
+from ..xlsx import libreoffice, save_atomic
+from .common import open_book
+from .outcome import Outcome, Progress, quiet
 
 SHEET = "Explication"
 #: The sheet's one column: as wide as an A4 portrait page takes at 100 % in the widest fonts, and the
@@ -31,51 +23,14 @@ SHEET = "Explication"
 WIDTH, LINE = 68, 58
 
 
-def signed(x: float, digits: int = 0) -> str:
-    text = decimal_comma(x, digits)
-    return text if text.startswith("-") or text.strip("0,") == "" else "+" + text
 
 
-def nth(n: int | None) -> str:
-    return "?" if n is None else "1er" if n == 1 else f"{n}e"
 
 
-def when(day: dt.date | None) -> str:
-    return f"{day:%d/%m/%Y}" if day else "sans date"
 
 
-def summed(values: Iterable[float], digits: int, total: str) -> str:
-    """``a + b - c = total``, each term as published (the total as the standings print it)."""
-    values = list(values)
-    if len(values) < 2:
-        return total
-    text = decimal_comma(values[0], digits)
-    for v in values[1:]:
-        shown = decimal_comma(v, digits)
-        text += f" - {decimal_comma(-v, digits)}" if shown.startswith("-") else f" + {shown}"
-    return f"{text} = {total}"
 
 
-def find_player(wanted: str, names: Iterable[str]) -> str:
-    """The name of the standings ``wanted`` designates: exactly, else the one name equal but for case, accents
-    and spaces; a clear error otherwise, with the names that come close."""
-    names = list(dict.fromkeys(names))
-    if wanted in names:
-        return wanted
-    same = [n for n in names if fold(n) == fold(wanted)]
-    if len(same) == 1:
-        return same[0]
-    close = same or difflib.get_close_matches(wanted, names, n=5, cutoff=0.6) or [
-        n for n in names if fold(wanted) in fold(n)][:5]
-    hint = f" Noms proches : {', '.join(f'« {n} »' for n in close)}." if close else ""
-    raise XlcircuitError(f"« {wanted} » n'est pas dans ce classeur (le nom s'écrit comme dans les résultats)."
-                         + hint)
-
-
-def explain(module: FederationWorkbook, summary: object, player: str) -> list[str]:
-    """The lines explaining ``player``'s points, in French, the last one ending on his published total (each
-    federation's module words its own: its ``explain``)."""
-    return module.explain(summary, player)
 
 
 def explanation_workbook(lines: list[str]) -> Workbook:
@@ -118,3 +73,16 @@ def write_explanation(lines: list[str], target: Path) -> Path:
             return target
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return target
+
+
+def explain(path: Path, player: str, federation: str | None = None, output: Path | None = None,
+            progress: Progress = quiet) -> Outcome:
+    """``xlcircuit explain``: ``player``'s points in French, each result with the rule applied, ending on the
+    total the standings show (each federation words its own); shown, or written to ``output``."""
+    progress("lecture")
+    book, adapter = open_book(path, federation)
+    lines = adapter.explain(adapter.compute(book, progress), player)
+    if output is None:
+        return Outcome(lines, result=book.path)
+    written = write_explanation(lines, output)
+    return Outcome([f"Explication écrite : {written}"], result=written)

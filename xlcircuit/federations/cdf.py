@@ -11,49 +11,33 @@ from dataclasses import dataclass, field
 
 from openpyxl.workbook.workbook import Workbook
 
-from .. import cdf, limits
-from ..errors import InvalidInput, Problem, Violation, WorkbookProblems
-from ..federations import federation
-from ..mechanics import rounded_parts
-from ..text import fold, in_words
-from .examples import load
-from .explain import find_player, nth, summed
-from .io import Book
-from .package import Owned
-from .procedure import Steps
-from .sheets import (
+from ..rules import cdf, limits
+from ..rules.errors import InvalidInput, Problem, Violation, WorkbookProblems
+from ..rules.mechanics import rounded_parts
+from ..rules.text import fold, in_words
+from ..workbook.adapter import Adapter
+from ..workbook.cells import as_date, as_number, as_text, as_whole, as_yes_no
+from ..workbook.procedure import Steps
+from ..workbook.read import read_table
+from ..workbook.sheets import (
     at_cell,
     club_of,
-    decimal_comma,
     fill_step,
     finish_workbook,
     parameters_table,
     parse_cell,
-    percents,
     podium_or_club,
     read_parameters,
     read_players,
     spelling_warnings,
     start_workbook,
-    title,
-    top_lines,
 )
-from .tables import (
-    Column,
-    Mark,
-    Output,
-    Problems,
-    Record,
-    TableSpec,
-    as_date,
-    as_number,
-    as_text,
-    as_whole,
-    as_yes_no,
-    count,
-    read_table,
-    type_rows,
-)
+from ..workbook.spec import Column, Mark, Output, Problems, Record, TableSpec
+from ..workbook.wording import count, decimal_comma, find_player, nth, percents, summed, title, top_lines
+from ..workbook.write import type_rows
+from ..xlsx import Book, Owned
+from . import federation
+from .examples import load
 
 INFO = federation("cdf")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
@@ -651,8 +635,6 @@ def report(summary: Summary) -> list[str]:
 
 STEPS = Steps(FEDERATION, Owned.of(OUTPUTS), read, summarise, outputs)
 compute, fill = STEPS.compute, STEPS.fill
-schedule = None  # no calendar to draw
-group_outputs = write_groups = None  # no tables laid out apart from the published ones
 
 
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
@@ -694,3 +676,25 @@ def explain(summary: Summary, wanted: str) -> list[str]:
     lines.append(f"Place : {nth(standing.place)}{champion}.")
     lines.append(f"Total au classement : {total}")
     return lines
+
+
+class ChampionnatDeFrance(Adapter):
+    """The cdf workbook (see the module's docstring)."""
+
+    info, steps = INFO, STEPS
+    inputs, standings, lines = INPUTS, STANDINGS, LINES
+
+    def new_workbook(self) -> Workbook:
+        return new_workbook()
+
+    def put_example(self, wb: Workbook) -> None:
+        put_example(wb)
+
+    def report(self, summary: Summary) -> list[str]:
+        return report(summary)
+
+    def explain(self, summary: Summary, wanted: str) -> list[str]:
+        return explain(summary, wanted)
+
+
+ADAPTER = ChampionnatDeFrance()

@@ -14,57 +14,38 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import limits, tdf
-from ..errors import InvalidInput
-from ..federations import federation
-from ..mechanics import rounded_parts
-from ..text import fold
-from .examples import load
-from .explain import find_player, nth, summed, when
-from .io import Book
-from .package import Owned
-from .procedure import Steps
-from .sheets import (
+from ..rules import limits, tdf
+from ..rules.errors import InvalidInput
+from ..rules.mechanics import rounded_parts
+from ..rules.text import fold
+from ..workbook.adapter import Adapter
+from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no, put
+from ..workbook.layout import PAPER_A4, chart_title
+from ..workbook.procedure import Steps
+from ..workbook.read import read_table, table_bounds
+from ..workbook.sheets import (
     CLUBS,
     Parameters,
     at_cell,
-    decimal_comma,
     fill_step,
     finish_workbook,
     parameters_table,
     parse_cell,
-    percents,
     podium_or_club,
     read_clubs,
     read_parameters,
-    season_years,
     spelling_warnings,
     start_workbook,
-    title,
-    top_lines,
     tournament_and_player,
     tournament_name,
     unmatched_players,
 )
-from .tables import (
-    PAPER_A4,
-    Column,
-    Mark,
-    Output,
-    Problems,
-    Record,
-    TableSpec,
-    as_date,
-    as_number,
-    as_positive_int,
-    as_yes_no,
-    chart_title,
-    count,
-    put,
-    read_table,
-    table_bounds,
-    type_rows,
-)
+from ..workbook.spec import Column, Mark, Output, Problems, Record, TableSpec
+from ..workbook.wording import count, decimal_comma, find_player, nth, percents, season_years, summed, title, top_lines, when
+from ..workbook.write import type_rows
+from ..xlsx import Book, Owned
+from . import federation
+from .examples import load
 
 INFO = federation("tdf")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
@@ -603,8 +584,6 @@ def _charts(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]
 
 STEPS = Steps(FEDERATION, Owned.of((POINTS, CLASSEMENT), sheets=(CURVES_SHEET,)), read, summarise, outputs, _charts)
 compute, fill = STEPS.compute, STEPS.fill
-schedule = None  # no calendar to draw
-group_outputs = write_groups = None  # no tables laid out apart from the published ones
 
 
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
@@ -661,3 +640,25 @@ def explain(summary: Summary, wanted: str) -> list[str]:
         lines.append(f"Rang : {standing.rank} sur {ranked} classés ({standing.season.classified} tournois classés).")
     lines.append(f"Total au classement : {total}")
     return lines
+
+
+class TourDeFrance(Adapter):
+    """The tdf workbook (see the module's docstring)."""
+
+    info, steps = INFO, STEPS
+    inputs, standings, lines = INPUTS, STANDINGS, LINES
+
+    def new_workbook(self) -> Workbook:
+        return new_workbook()
+
+    def put_example(self, wb: Workbook) -> None:
+        put_example(wb)
+
+    def report(self, summary: Summary) -> list[str]:
+        return report(summary)
+
+    def explain(self, summary: Summary, wanted: str) -> list[str]:
+        return explain(summary, wanted)
+
+
+ADAPTER = TourDeFrance()

@@ -18,22 +18,20 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import limits, torres
-from ..errors import InvalidInput, Problem, WorkbookProblems
-from ..federations import federation
-from ..mechanics import format_half_up, rounded_parts
-from ..text import fold
-from .examples import load
-from .explain import find_player, nth, signed, summed
-from .io import Book, mark_federation
-from .package import Owned
-from .procedure import Steps
-from .sheets import (
+from ..rules import limits, torres
+from ..rules.errors import InvalidInput, Problem, WorkbookProblems
+from ..rules.mechanics import format_half_up, rounded_parts
+from ..rules.text import fold
+from ..workbook.adapter import Adapter
+from ..workbook.cells import as_number, as_positive_int, as_text, as_whole, as_yes_no, shown
+from ..workbook.layout import PAPER_A4, TITLE_ROWS, style_table
+from ..workbook.procedure import Steps
+from ..workbook.read import find_table, read_table, table_bounds
+from ..workbook.sheets import (
     CLUB_COLOUR,
     Parameters,
     at_cell,
     club_of,
-    decimal_comma,
     fill_step,
     finish_workbook,
     parameters_table,
@@ -42,34 +40,14 @@ from .sheets import (
     read_players,
     spelling_warnings,
     start_workbook,
-    title,
 )
-from .tables import (
-    PAPER_A4,
-    TITLE_ROWS,
-    Column,
-    Output,
-    Problems,
-    Record,
-    TableSpec,
-    as_number,
-    as_positive_int,
-    as_text,
-    as_whole,
-    as_yes_no,
-    find_table,
-    read_table,
-    remove_tables,
-    shown,
-    style_table,
-    table_bounds,
-    type_rows,
-    write_outputs,
-    write_table,
-)
-from .tables import (
-    count as plural,
-)
+from ..workbook.spec import Column, Output, Problems, Record, TableSpec
+from ..workbook.wording import count as plural
+from ..workbook.wording import decimal_comma, find_player, nth, signed, summed, title
+from ..workbook.write import remove_tables, type_rows, write_outputs, write_table
+from ..xlsx import Book, Owned, mark_federation
+from . import federation
+from .examples import load
 
 INFO = federation("torres")  # code, French title, template and example file
 FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO.example
@@ -835,3 +813,36 @@ def explain(summary: Summary, wanted: str) -> list[str]:
                  "(départage : points de victoire, différence, points particuliers, Elo le plus bas).")
     lines.append(f"Points de victoire au classement : {decimal_comma(standing.victory_points, 1)}")
     return lines
+
+
+class Torres(Adapter):
+    """The torres workbook (see the module's docstring)."""
+
+    info, steps = INFO, STEPS
+    inputs, standings, lines = INPUTS, STANDINGS, LINES
+
+    def new_workbook(self) -> Workbook:
+        return new_workbook()
+
+    def put_example(self, wb: Workbook) -> None:
+        put_example(wb)
+
+    def report(self, summary: Summary) -> list[str]:
+        return report(summary)
+
+    def explain(self, summary: Summary, wanted: str) -> list[str]:
+        return explain(summary, wanted)
+
+    schedules = True
+
+    def schedule(self, book: Book, seed: int | None = None) -> list[str]:
+        return schedule(book, seed)
+
+    def group_outputs(self, summary: Summary, club: str | None = None, day: dt.date | None = None) -> list[Output]:
+        return group_outputs(summary, club, day)
+
+    def write_groups(self, wb: Workbook, groups: Sequence[Output], problems: Problems) -> None:
+        write_groups(wb, groups, problems)
+
+
+ADAPTER = Torres()

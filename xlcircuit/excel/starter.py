@@ -12,8 +12,8 @@ from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.formula import ArrayFormula
 
-from ..errors import XlcircuitError
-from ..excel.registry import FEDERATIONS, Cell, Federation, Function, modules, of_federation
+from ..rules.errors import XlcircuitError
+from .registry import FEDERATIONS, Cell, Federation, Function, modules, of_federation
 
 STARTER = "xlcircuit.xlsm"
 #: xlwings reads its settings from a sheet of this name (the template's "_xlwings.conf" is inactive).

@@ -1,0 +1,58 @@
+"""What a use case ends with (:class:`Outcome`), and :func:`run`, which turns the errors xlcircuit raises
+on purpose into an outcome as well: one French sentence, never a traceback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..rules.errors import Problem, WorkbookProblems, XlcircuitError
+
+#: Told the name of each step as the work reaches it (``lecture``, ``calcul``, ``écriture``…).
+Progress = Callable[[str], None]
+
+
+def quiet(step: str) -> None:
+    """The progress of work nobody watches."""
+
+
+#: The fill's two paths: only xlcircuit's sheets rewritten, every other part copied byte for byte; or the
+#: whole workbook rewritten through openpyxl's model (when an output sheet holds what the first cannot place).
+SURGICAL, FULL = "surgical", "full"
+
+
+@dataclass
+class Outcome:
+    """What a use case ends with, for the organiser."""
+
+    lines: list[str] = field(default_factory=list)  # the summary, the files written, a hint
+    warnings: list[str] = field(default_factory=list)  # « À vérifier »: after the summary
+    problems: list[Problem] = field(default_factory=list)  # located problems: nothing was written
+    error: str | None = None  # why nothing (or not everything) was done, in one sentence or a few lines
+    result: Path | None = None  # what « Ouvrir le résultat » opens: the workbook filled, the folder shared
+    route: str | None = None  # a fill's path: SURGICAL or FULL
+    status: int = 0  # the command line's exit status: 0 done, 1 a problem (reported)
+
+    @property
+    def failed(self) -> bool:
+        return self.status != 0
+
+
+def problems_sentence(count: int) -> str:
+    """The first line of a list of located problems."""
+    return f"{count} problème{'s' if count > 1 else ''} dans le classeur"
+
+
+def run(action: Callable[[], Outcome]) -> Outcome:
+    """``action()``, its deliberate errors turned into an outcome with status 1 (problems, or one sentence).
+    Anything else is a bug and propagates: each face reports it its own way."""
+    try:
+        return action()
+    except WorkbookProblems as exc:
+        return Outcome(problems=exc.problems, error=problems_sentence(len(exc.problems)), status=1)
+    except XlcircuitError as exc:
+        return Outcome(error=str(exc), status=1)
+    except OSError as exc:  # a folder that is a file, a full disk...: one sentence, not a traceback
+        return Outcome(error=f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc}).",
+                       status=1)

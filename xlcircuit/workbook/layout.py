@@ -1,0 +1,297 @@
+"""The published look: titles, headers, marks, legends, widths that fit, and print setup (A4, text at
+8 points or more, columns that do not fit on the next pages)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import itertools
+from collections.abc import Iterable, Sequence
+
+from openpyxl.cell.cell import Cell
+from openpyxl.formatting.rule import DataBarRule
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles.cell_style import StyleArray
+from openpyxl.styles.fonts import DEFAULT_FONT
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from .cells import put
+from .read import table_bounds
+from .spec import Mark, Output
+
+TITLE_ROWS = 2  # a published table stands two rows under its title
+
+
+TITLE_FONT = Font(bold=True, size=14)
+
+
+HEADER_ALIGNMENT = Alignment(wrap_text=True, vertical="center")
+
+
+HEADER_HEIGHT = 32  # points: two lines of header text
+
+
+DATA_BAR_COLOUR = "5B9BD5"
+
+
+# --- print -----------------------------------------------------------------------------------
+#: Paper: A4 (openpyxl's code 9), whatever the program's default (US Letter in LibreOffice here).
+PAPER_A4 = 9
+
+
+#: The smallest print scale (percent): 11-point cells then print at 8.8 points, above the 8-point floor.
+MIN_SCALE = 80
+
+
+#: How much wider than Calibri's the substitute fonts print (DejaVu Sans where Carlito is missing: 1.34).
+WIDE_FONTS = 1.35
+
+
+#: Column-width units a character of text takes (text is wider than the digits a width counts).
+TEXT_WIDTH = 1.1
+
+
+#: Printable width of an A4 page in points, landscape and portrait, inside the default margins (0.7 in a side).
+PRINTABLE = {"landscape": 842 - 2 * 0.7 * 72, "portrait": 595 - 2 * 0.7 * 72}
+
+
+#: Legend lines under a published table: their look, which also tells a later fill they are ours to rewrite.
+def body_font(**look) -> Font:
+    """The workbook's default font (Calibri 11) with ``look`` (italic, strike, color) on top."""
+    return Font(name=DEFAULT_FONT.name, sz=DEFAULT_FONT.sz, family=DEFAULT_FONT.family, scheme=DEFAULT_FONT.scheme,
+                **look)
+
+
+NOTE_FONT = body_font(italic=True, color="FF595959")
+
+
+@functools.cache
+def mark_font(italic: bool, strike: bool, grey: bool) -> Font:
+    """One font object per look: a season marks tens of thousands of cells alike."""
+    return body_font(italic=italic, strike=strike, color="FF7F7F7F" if grey else None)
+
+
+MAX_NOTES = 12
+
+
+#: Widest a published column grows to fit its content (characters); longer text wraps.
+MAX_WIDTH = 48
+
+
+def style_output(ws: Worksheet, output: Output) -> None:
+    """The look of a published table and its sheet: :func:`style_table`, cell marks, legend, widths that fit,
+    frozen header, print setup."""
+    style_table(ws, output)
+    min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
+    fills: dict[str, int] = {}  # each look added to the workbook's styles once, not once a cell
+    fonts: dict[Mark, int] = {}
+    for (index, offset), mark in output.marks.items():
+        cell = ws.cell(min_row + 1 + index, min_col + offset)
+        if mark.fill:
+            if mark.fill not in fills:
+                fills[mark.fill] = ws.parent._fills.add(PatternFill("solid", fgColor=mark.fill))
+            restyle([cell], "fillId", fills[mark.fill])
+        if mark.italic or mark.strike or mark.grey:
+            if mark not in fonts:
+                fonts[mark] = ws.parent._fonts.add(mark_font(mark.italic, mark.strike, mark.grey))
+            restyle([cell], "fontId", fonts[mark])
+    last_row = write_notes(ws, output.notes, min_col, max_row)
+    fit_widths(ws, output, min_col, min_row)
+    if ws.freeze_panes is None:
+        ws.freeze_panes = ws.cell(min_row + 1, 1)
+    first_row = min_row - TITLE_ROWS if output.title and min_row > TITLE_ROWS else min_row
+    # The print area takes the title and the legend's lines whole (14-point bold: half as wide again).
+    spill = max([len(n) for n in output.notes] + [int(len(output.title or "") * 1.5)])
+    last_col = max(max_col, _columns_for(ws, min_col, spill))
+    ws.print_area = f"{get_column_letter(min_col)}{first_row}:{get_column_letter(last_col)}{last_row}"
+    print_readable(ws, min_row, min_col, last_col, output.repeat_columns)
+
+
+def print_one_page_wide(ws: Worksheet, header_row: int) -> None:
+    """Print setup of an input table: :func:`print_readable` over the sheet's used columns, header repeated."""
+    print_readable(ws, header_row, 1, max(ws.max_column, 1))
+
+
+def column_points(width: float | None) -> float:
+    """The printed width, in points, of a column ``width`` characters wide (Excel's 7-pixel digits + padding)."""
+    return ((width if width is not None else 8.43) * 7 + 5) * 0.75
+
+
+def _width(ws: Worksheet, min_col: int, max_col: int) -> float:
+    return sum(column_points(ws.column_dimensions[get_column_letter(c)].width) for c in range(min_col, max_col + 1))
+
+
+def fits(ws: Worksheet, min_col: int, max_col: int, scale: float, orientation: str = "landscape") -> bool:
+    """Whether the columns fit a page's width at ``scale`` percent, in the widest fonts."""
+    return _width(ws, min_col, max_col) * WIDE_FONTS * scale / 100 <= PRINTABLE[orientation]
+
+
+def print_scale(ws: Worksheet, min_col: int, max_col: int, orientation: str = "landscape") -> int:
+    """The print scale (percent) that fits columns ``min_col``..``max_col`` on a page's width, in the widest
+    fonts a spreadsheet program may substitute for Calibri; never under ``MIN_SCALE`` nor over 100."""
+    return max(MIN_SCALE, min(100, int(100 * PRINTABLE[orientation] / (_width(ws, min_col, max_col) * WIDE_FONTS))))
+
+
+def print_readable(ws: Worksheet, header_row: int, min_col: int, max_col: int, repeat_columns: int = 0,
+                   orientation: str = "landscape") -> None:
+    """Print setup of a table: A4, at a fixed scale that fits it on a page's width but keeps 11-point text at
+    ``MIN_SCALE`` % (8.8 points) or more, never a fit-to-page that would shrink it further; columns that do
+    not fit go on the next pages (read across, then down), each repeating the header row and the first
+    ``repeat_columns`` columns (rank, name); page numbers in the footer."""
+    ws.print_title_rows = f"{header_row}:{header_row}"
+    ws.page_setup.paperSize = PAPER_A4
+    ws.page_setup.orientation = orientation
+    ws.page_setup.pageOrder = "overThenDown"
+    ws.oddFooter.center.text = "Page &P / &N"
+    ws.oddFooter.left.text = "&A"
+    ws.page_setup.fitToWidth = ws.page_setup.fitToHeight = None
+    ws.sheet_properties.pageSetUpPr.fitToPage = False
+    ws.page_setup.scale = print_scale(ws, min_col, max_col, orientation)
+    if repeat_columns and not fits(ws, min_col, max_col, ws.page_setup.scale, orientation):
+        ws.print_title_cols = f"{get_column_letter(min_col)}:{get_column_letter(min_col + repeat_columns - 1)}"
+    else:  # one page wide: repeated columns would only print pages of them alone
+        ws.print_title_cols = None
+
+
+def _columns_for(ws: Worksheet, min_col: int, characters: int) -> int:
+    """The last column a text of ``characters`` written in ``min_col`` spills over to."""
+    col, room = min_col, 0.0
+    while True:
+        room += ws.column_dimensions[get_column_letter(col)].width or 8.43
+        if room >= characters * TEXT_WIDTH:
+            return col
+        col += 1
+
+
+def write_notes(ws: Worksheet, notes: Sequence[str], min_col: int, max_row: int) -> int:
+    """Write a table's legend one line a row, a blank row under the table; returns the last row printed.
+    A cell of the organiser's there is kept (that line of the legend is left out)."""
+    row = max_row
+    for text in notes[:MAX_NOTES]:
+        row += 1
+        cell = ws.cell(row + 1, min_col)
+        if cell.value is not None:
+            continue
+        put(cell, text)
+        cell.font = NOTE_FONT
+    return row + 1 if notes else max_row
+
+
+def is_note(cell) -> bool:
+    """Whether a cell is a line of the legend :func:`write_notes` put under a table."""
+    return (isinstance(cell.value, str) and cell.font.i and cell.font.color is not None
+            and cell.font.color.rgb == NOTE_FONT.color.rgb)
+
+
+def clear_notes(ws: Worksheet, area: tuple[int, int, int, int]) -> None:
+    """Remove the legend an earlier fill wrote under a table (cells in its look only)."""
+    for row in range(area[3] + 2, area[3] + 2 + MAX_NOTES):
+        cell = ws._cells.get((row, area[0]))
+        if cell is not None and is_note(cell):
+            del ws._cells[row, area[0]]
+
+
+def shown_text(value: object, number_format: str | None) -> str:
+    """About what a cell shows, for its width: a number as its format rounds it, a date as dd/mm/yyyy."""
+    if isinstance(value, (dt.date, dt.datetime)):
+        return "00/00/0000"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    section = (number_format or "").split(";")[0]
+    decimals = len(section.split(".")[1].rstrip("%")) if "." in section else 0
+    text = f"{value:.{decimals}f}" if isinstance(value, float) or decimals else str(value)
+    return text + (" %" if "%" in section else "") + ("+" if section.startswith("+") else "")
+
+
+def _longest_shown(values: Sequence[object], number_format: str | None) -> int:
+    """The length of the longest :func:`shown_text` of ``values``: of numbers, the largest's or the smallest's
+    (the shown text of a number grows with its size), without formatting a season's every number."""
+    # A season's values repeat: each looked at once (but True and 1 are one for a set).
+    distinct = [v for v in values if v is not None] if bool in set(map(type, values)) else set(values) - {None}
+    numbers = [v for v in distinct if v.__class__ in (int, float)]
+    shown = [v for v in distinct if v.__class__ not in (int, float)]
+    if numbers:
+        shown += [max(numbers), min(numbers)]
+    return max((len(shown_text(value, number_format)) for value in shown), default=0)
+
+
+def fit_widths(ws: Worksheet, output: Output, min_col: int, min_row: int) -> None:
+    """Each column as wide as what it shows (up to ``MAX_WIDTH``, longer text wraps), its header on at most
+    three lines; the header row as high as its longest header needs."""
+    lines = 2
+    by_column = list(itertools.zip_longest(*output.rows))  # the rows turned into columns at C speed
+    for offset, column in enumerate(output.columns):
+        content = _longest_shown(by_column[offset] if offset < len(by_column) else (), column.number_format)
+        words = column.header.split()
+        header = max(max((len(w) for w in words), default=1), -(-len(column.header) // 3))
+        width = min(MAX_WIDTH, max(content, header, 4) + 2)
+        ws.column_dimensions[get_column_letter(min_col + offset)].width = width
+        lines = max(lines, _wrapped_lines(words, width - 1))
+        if content > MAX_WIDTH - 2:
+            long = [ws.cell(min_row + 1 + index, min_col + offset) for index, value in enumerate(by_column[offset])
+                    if isinstance(value, str) and len(value) > MAX_WIDTH - 2]
+            if long:
+                restyle(long, "alignmentId", ws.parent._alignments.add(WRAPPED))
+    ws.row_dimensions[min_row].height = max(HEADER_HEIGHT, 15 * lines + 2)
+
+
+#: The look of a text longer than its column is wide: wrapped, from the top of its cell.
+WRAPPED = Alignment(wrap_text=True, vertical="top")
+
+
+def _wrapped_lines(words: Sequence[str], width: float) -> int:
+    """Lines a header takes, wrapped at spaces in a column ``width`` characters wide."""
+    lines, used = 1, 0
+    for word in words:
+        need = len(word) + (1 if used else 0)
+        if used and used + need > width:
+            lines, used = lines + 1, len(word)
+        else:
+            used += need
+    return lines
+
+
+def style_table(ws: Worksheet, output: Output) -> None:
+    """The look of a published table: its title, wrapped header, highlighted rows, data bars."""
+    min_col, min_row, max_col, max_row = table_bounds(ws, output.spec.name)
+    if output.title and min_row > TITLE_ROWS:
+        title = ws.cell(min_row - TITLE_ROWS, min_col)
+        put(title, output.title)
+        title.font = TITLE_FONT
+    # Long headers (tournament names) wrap instead of spilling.
+    restyle([ws.cell(min_row, col) for col in range(min_col, max_col + 1)], "alignmentId",
+            ws.parent._alignments.add(HEADER_ALIGNMENT))
+    ws.row_dimensions[min_row].height = HEADER_HEIGHT
+    for index, colour in output.highlights.items():
+        restyle([ws.cell(min_row + 1 + index, col) for col in range(min_col, max_col + 1)], "fillId",
+                ws.parent._fills.add(PatternFill("solid", fgColor=colour)))
+    bars = [offset for offset, column in enumerate(output.columns) if column.data_bar] if output.rows else []
+    # After the organiser's rules, numbered from what is there (openpyxl's counter only grows).
+    # dict.values: iterating the list (or its ordered dict) would re-set or hash every range's rules.
+    rules = dict.values(ws.conditional_formatting._cf_rules)
+    priority = max((r.priority or 0 for listed in rules for r in listed), default=0) if bars else 0
+    for offset in bars:
+        letter = get_column_letter(min_col + offset)
+        priority += 1
+        rule = DataBarRule(start_type="num", start_value=0, end_type="max", color=DATA_BAR_COLOUR)
+        rule.priority = priority
+        ws.conditional_formatting.add(f"{letter}{min_row + 1}:{letter}{max_row}", rule)
+
+
+def restyle(cells: Iterable[Cell], key: str, index: int) -> None:
+    """Set one index of the cells' style (``fillId``, ``alignmentId``…) to a look already added to the
+    workbook's list of them: added once, not once a cell (each addition compares it with every other)."""
+    for cell in cells:
+        if not cell._style:
+            cell._style = StyleArray()
+        setattr(cell._style, key, index)
+
+
+def chart_title(chart) -> str:
+    """The plain text of a chart's title ('' without one)."""
+    rich = chart.title.tx.rich if chart.title is not None and chart.title.tx is not None else None
+    if rich is None:
+        return ""
+    return "".join(run.t or "" for paragraph in rich.p for run in (paragraph.r or []))
+

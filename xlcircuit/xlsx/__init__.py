@@ -1,0 +1,11 @@
+"""The xlsx engine: workbooks opened safely, filled surgically, saved atomically. It knows no federation
+and no table convention: it is given which tables and sheets a fill owns, and copies every other part of
+the package as it is.
+
+What the rings outside use is imported from here; the modules behind it are the engine's own business.
+"""
+
+from .book import CONDITIONAL_FORMAT_EXTENSIONS, Book, mark_federation, paused_gc, save_atomic
+from .package import Owned
+
+__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "mark_federation", "paused_gc", "save_atomic"]
