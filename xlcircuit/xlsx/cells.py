@@ -32,7 +32,7 @@ def _sheet_data(xml: bytes) -> tuple[int, int] | None:
         return opening + 1, opening + 1
     end = xml.rfind(b"</sheetData>")
     if end < opening:
-        raise Unsupported("sheetData")
+        raise Unsupported("la liste de ses cellules n'est pas fermée")
     return opening + 1, end
 
 
@@ -89,7 +89,7 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
     """The cells of a sheet's XML that fall in ``areas``, read as openpyxl reads them (dates, numbers, text);
     blank cells left out."""
     if not _unprefixed(xml, b"worksheet"):
-        raise Unsupported("préfixes XML")
+        raise Unsupported("ses cellules sont écrites avec des préfixes XML")
     span = _sheet_data(xml)
     if span is None or span[0] == span[1]:
         return []
@@ -151,10 +151,10 @@ def _read_cells_slowly(data: bytes, areas, context) -> list[ReadCell]:
             elif key == b"s":
                 s = value
         if ref is None:
-            raise Unsupported("cellule sans référence")
+            raise Unsupported("une de ses cellules n'a pas de référence")
         where = _REF.match(ref.decode())
         if where is None:
-            raise Unsupported(f"référence de cellule {ref!r}")
+            raise Unsupported(f"une de ses cellules a pour référence « {ref.decode('utf-8', 'replace')} »")
         row, column = int(where.group(2)), _column(where.group(1))
         if not _in(areas, column, row):
             continue

@@ -98,7 +98,7 @@ class _SheetWriter(WorksheetWriter):
         xml = self.read()
         pieces = self.PLACEHOLDER.split(xml)
         if len(pieces) != 2:
-            raise Unsupported("écriture de la feuille")
+            raise Unsupported(f"openpyxl a écrit la feuille « {ws.title} » d'une façon inattendue")
         head, tail = pieces
         return itertools.chain([head], self.sheet_data(), [tail])
 
