@@ -25,8 +25,7 @@ from xlcircuit.cli import main
 from xlcircuit.federations import ADAPTERS as FEDERATIONS
 from xlcircuit.federations import tdf
 from xlcircuit.xlsx import Book, save_atomic
-from xlcircuit.xlsx.cells import read_cells
-from xlcircuit.xlsx.ooxml import Unsupported
+from xlcircuit.xlsx.cells import BadCell, read_cells
 from xlcircuit.xlsx.package import Package
 from xlcircuit.xlsx.validate import package_problems
 
@@ -419,13 +418,22 @@ def test_the_validator_finds_what_excel_would_repair(demo_path, tmp_path_factory
 
 
 def test_the_reader_refuses_cells_it_cannot_place(organised):
+    """A cell no spreadsheet writes is a damaged file (one sentence); a sheet written with other spellings than
+    Excel's (a prefix, attributes in another order, no reference: placed as openpyxl places it) is read."""
     package = Package(organised)
     wb = openpyxl.load_workbook(organised)
-    with pytest.raises(Unsupported):
-        read_cells(b'<worksheet xmlns="x"><sheetData><row><c t="s"><v>0</v></c></row></sheetData></worksheet>',
-                   [(1, 1, 10, 10)], [], wb)
-    with pytest.raises(Unsupported):
-        read_cells(b'<x:worksheet xmlns:x="x"><x:sheetData/></x:worksheet>', [(1, 1, 10, 10)], [], wb)
+    with pytest.raises(BadCell, match="chaîne partagée n° 0 n'existe pas"):
+        read_cells(f'<worksheet xmlns="{MAIN}"><sheetData><row><c t="s"><v>0</v></c></row></sheetData></worksheet>'
+                   .encode(), [(1, 1, 10, 10)], [], wb)
+    with pytest.raises(BadCell, match="référence « 1A »"):
+        read_cells(f'<worksheet xmlns="{MAIN}"><sheetData><row><c r="1A"><v>1</v></c></row></sheetData></worksheet>'
+                   .encode(), [(1, 1, 10, 10)], [], wb)
+    prefixed = (f"<x:worksheet xmlns:x='{MAIN}'><x:sheetData><x:row r='2'><x:c t='s'><x:v>1</x:v></x:c><x:c s='0'\n"
+                f" r='C2'><x:v>4.5</x:v></x:c><x:c t='inlineStr'><x:is><x:t><![CDATA[a<b]]></x:t></x:is></x:c></x:row>"
+                "</x:sheetData></x:worksheet>").encode()
+    got = read_cells(prefixed, [(1, 1, 10, 10)], ["zéro", "un"], wb)
+    assert [(c.row, c.column, c.value, c.data_type) for c in got] == [(2, 1, "un", "s"), (2, 3, 4.5, "n"),
+                                                                       (2, 4, "a<b", "s")]
     assert package.sheets
 
 

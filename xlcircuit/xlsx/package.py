@@ -136,9 +136,10 @@ class Package:
                 node = self.xml(rel.part)
                 name, ref = node.get("displayName") or node.get("name") or "", node.get("ref", "")
                 table_id = _number(node.get("id"))
-                if table_id is None or not _is_range(ref):
-                    raise self.damaged(f"la table « {name} » ({rel.part}) a pour numéro « {node.get('id')} » et "
-                                       f"pour plage « {ref} »")
+                if table_id is None:
+                    raise self.damaged(f"la table « {name} » ({rel.part}) a pour numéro « {node.get('id')} »")
+                if not _is_range(ref):
+                    raise self.damaged(f"la table « {name} » ({rel.part}) a pour plage « {ref} », qui n'en est pas une")
                 tables.append(TableInfo(name, ref, table_id, rel.part, sheet.name))
         return tables
 

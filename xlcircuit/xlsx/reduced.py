@@ -14,7 +14,7 @@ from openpyxl.cell.read_only import ReadOnlyCell
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from .cells import _CELL, _sheet_data, _unprefixed, read_cells, shared_strings
+from .cells import _CELL, BadCell, _sheet_data, _unprefixed, read_cells, shared_strings
 from .ooxml import (
     _P,
     _SHEET_KINDS,
@@ -294,8 +294,8 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         new = object.__new__
         try:
             found_cells = read_cells(xml, areas, strings or [], wb)
-        except Unsupported as exc:
-            raise Unsupported(f"la feuille « {sheet.name} » : {exc}") from None
+        except BadCell as exc:
+            raise package.damaged(f"feuille « {sheet.name} » : {exc}") from None
         for found in found_cells:
             # Read-only cells (the stub sheets are read, never written back), their slots set here: the
             # constructor's calls cost as much as the reading.

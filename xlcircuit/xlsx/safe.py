@@ -52,6 +52,9 @@ _RATIO_MIN_SIZE = 1 << 20  # small parts may compress well; only a large one is 
 #: may declare millions. The largest season of the benchmarks (1,000 TdF tournaments, filled) declares about
 #: 1 million.
 MAX_CELLS = 2_000_000
+#: What a merged cell costs, in cells: openpyxl gives each cell of a merged range its own object and borders,
+#: about ten times what a cell costs it; and each range is one more object.
+MERGED_WEIGHT = 10
 #: Longest time the checks may take: a file taking longer is a trap (or far too big).
 MAX_SECONDS = 120.0
 #: Longest start tag (a real one is a few hundred bytes; a long list of ranges a few kilobytes).
@@ -328,6 +331,7 @@ class _Scanner:
         self.sheet = part.startswith("xl/worksheets/")
         self.markers: set[str] = set()
         self.encoding: str | None = None  # when not UTF-8
+        self.declaration: str | None = None  # the encoding declared
         self.count = 0
         self.unsure = False
         self.parser: expat.XMLParserType | None = _prolog_parser(self)
@@ -335,6 +339,7 @@ class _Scanner:
         self.carry = b""
 
     def declared(self, encoding: str | None) -> None:
+        self.declaration = encoding
         if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
             self.encoding = encoding
 
@@ -372,6 +377,10 @@ class _Scanner:
             return
         except expat.ExpatError as exc:
             raise _Refused(_expat_message(exc)) from None
+        except (ValueError, LookupError):  # an encoding expat cannot read (multi-byte ones but UTF-8 and UTF-16)
+            declared = re.search(rb"""encoding\s*=\s*["']([^"']{1,40})""", data[:200])
+            encoding = declared.group(1).decode("ascii", "replace") if declared else self.declaration or "?"
+            raise _Refused(f"encodage « {encoding} » non pris en charge") from None
         if self.prolog > MAX_TAG:
             raise _Refused("prologue démesuré avant le premier élément")
 
@@ -470,15 +479,16 @@ def well_formed(opened: Opened, part: str, xml: bytes) -> None:
 
 
 def _area(ref: bytes) -> int:
-    """The number of cells a merged range covers (0 for a range openpyxl refuses)."""
+    """What a merged range costs openpyxl, in cells: :data:`MERGED_WEIGHT` for each cell it covers, and one for the
+    range (a range openpyxl refuses costs one)."""
     text = html.unescape(ref.decode("utf-8", "replace")).strip()
     try:
         min_col, min_row, max_col, max_row = range_boundaries(text)
     except (ValueError, TypeError):
-        return 0
+        return 1
     if None in (min_col, min_row, max_col, max_row):
-        return 0
-    return (max_col - min_col + 1) * (max_row - min_row + 1)
+        return 1
+    return MERGED_WEIGHT * (max_col - min_col + 1) * (max_row - min_row + 1) + 1
 
 
 # --- what the tests use -------------------------------------------------------------------------
