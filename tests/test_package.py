@@ -533,3 +533,53 @@ def test_attributes_and_text_are_escaped_as_the_standard_library_escapes_them(te
     from xlcircuit.xlsx.ooxml import escape, quoteattr
 
     assert (escape(text), quoteattr(text)) == (standard_escape(text), standard_quoteattr(text))
+
+
+# --- the path, decided before anything is written --------------------------------------------------------------
+
+
+def _sparkline_on_the_standings(path: Path, target: Path) -> Path:
+    sheet = f"xl/worksheets/sheet{openpyxl.load_workbook(path).sheetnames.index('Classement') + 1}.xml"
+    sparklines = NOTES_SHEET[NOTES_SHEET.index("<extLst>"):NOTES_SHEET.index("</worksheet>")]
+    sparklines = "<extLst>" + sparklines[sparklines.index('<ext uri="{05C60535'):]
+    return _broken(path, target, lambda n, d: d.replace(b"</worksheet>", sparklines.encode() + b"</worksheet>")
+                   if n == sheet else d)
+
+
+def test_the_path_is_public_and_the_full_rewrite_is_said_in_one_line_with_what_it_cannot_keep(demo_path, tmp_path):
+    from xlcircuit.app.fill import fill
+
+    outcome = fill(demo_path, output=tmp_path / "chirurgical.xlsx")
+    assert outcome.route == "surgical" and not any("réécrit en entier" in w for w in outcome.warnings)
+    path = _sparkline_on_the_standings(demo_path, tmp_path / "etincelles.xlsx")
+    book = Book(path)
+    tdf.fill(book)
+    assert (book.route.kind, book.route.reason) == (
+        "full", "la feuille « Classement », réécrite par le remplissage, contient des graphiques sparkline")
+    outcome = fill(path, output=tmp_path / "complet.xlsx")
+    assert outcome.route == "full"
+    assert outcome.warnings[0] == (
+        "le classeur est réécrit en entier (la feuille « Classement », réécrite par le remplissage, contient des "
+        "graphiques sparkline) : cette réécriture ne garde pas les valeurs déjà calculées de ses formules (Excel les "
+        "recalcule à l'ouverture), ni graphiques sparkline (feuille « Classement »).")
+
+
+def test_another_openpyxl_takes_the_full_rewrite_and_says_so(demo_path, tmp_path, monkeypatch, capsys):
+    """The surgical fill leans on openpyxl's internals: with another version than the one it was written for, the
+    fill goes through openpyxl's public model only, and the organiser is told."""
+    monkeypatch.setattr(openpyxl, "__version__", "3.2.0")
+    assert main(["fill", str(demo_path), "-o", str(tmp_path / "rempli.xlsx")]) == 0
+    assert ("le classeur est réécrit en entier (openpyxl 3.2.0 est installé, et l'écriture ciblée de xlcircuit est "
+            "faite pour openpyxl 3.1.5) : cette réécriture ne garde pas") in capsys.readouterr().err
+    assert package_problems(tmp_path / "rempli.xlsx") == []
+    assert table_dicts(openpyxl.load_workbook(tmp_path / "rempli.xlsx")["Classement"], "Classement")
+
+
+def test_internals_openpyxl_no_longer_has_take_the_full_rewrite(demo_path, monkeypatch):
+    from xlcircuit.xlsx import compat
+
+    assert compat.refusal() is None
+    monkeypatch.setattr(compat, "_internals", lambda: [("Worksheet._cells", False)])
+    book = Book(demo_path)
+    tdf.fill(book)
+    assert book.route.reason == "openpyxl 3.1.5 n'a pas les éléments internes attendus (Worksheet._cells)"
