@@ -403,3 +403,35 @@ def test_without_an_atomic_exchange_the_workbook_is_compared_just_before_the_rep
     assert main(["fill", str(filled)]) == 1
     assert "a été modifié par un autre programme" in one_sentence(capsys)
     assert openpyxl.load_workbook(filled)["Tournois"]["H1"].value == "autre"
+
+
+def test_a_save_that_would_damage_the_workbook_more_than_it_came_writes_nothing(filled, tmp_path, monkeypatch, capsys):
+    """Never an output more damaged than its input: a fill whose new parts would lack their content type (Excel
+    would repair the file: here a chart typed as plain XML) is refused before it takes the workbook's place."""
+    from xlcircuit.xlsx.parts import content_types
+
+    monkeypatch.setattr(content_types, "patched", lambda xml, *args, **kwargs: xml)
+    wb = openpyxl.load_workbook(filled)
+    del wb["Courbes"]  # the fill adds it back: a new sheet, which needs its content type
+    wb.save(filled)
+    before = digest(filled)
+    assert main(["fill", str(filled)]) == 1
+    sentence = one_sentence(capsys)
+    assert sentence.startswith("L'enregistrement de petite.xlsx aurait abîmé le classeur (xl/charts/chart")
+    assert sentence.endswith(": type « application/xml », attendu « application/vnd.openxmlformats-officedocument."
+                             "drawingml.chart+xml ») : rien n'a été écrit, l'original n'a pas été modifié.")
+    assert digest(filled) == before
+
+
+def test_content_types_without_their_defaults_are_filled_into_a_workbook_excel_opens(filled, tmp_path, capsys):
+    """Its relationship parts untyped (Excel would repair it): the fill writes every part it adds with its type,
+    and the organiser's parts as they came; what it writes is no more damaged, and openpyxl reopens it."""
+    path = rezip(filled, tmp_path / "types.xlsx", lambda n, d: re.sub(rb"<Default [^>]*/>", b"", d)
+                 if n == "[Content_Types].xml" else d)
+    assert any("partie sans type" in p for p in package_problems(path))
+    assert main(["fill", str(path), "-o", str(tmp_path / "rempli.xlsx")]) == 0
+    assert openpyxl.load_workbook(tmp_path / "rempli.xlsx")["Classement"].tables
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(tmp_path / "rempli.xlsx") as new:
+        from xlcircuit.xlsx.validate import structure_problems
+
+        assert structure_problems(new) <= structure_problems(old)

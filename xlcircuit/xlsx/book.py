@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from .route import FULL, SURGICAL, Route
 from .safe import Opened, load_workbook
 from .surgery import Surgery
 from .unkept import _ours
+from .validate import structure_problems
 
 #: Name of the custom document property holding the federation ("Fichier > Propriétés > Personnalisé").
 FEDERATION_PROPERTY = "xlcircuit"
@@ -201,7 +203,18 @@ class Book:
                 self.close()
 
         with paused_gc():
-            return save_atomic(writer, target, last_checks, self._digest if in_place else None)
+            return save_atomic(writer, target, last_checks, self._digest if in_place else None,
+                               lambda written: self._no_more_damaged(written, target.name))
+
+    def _no_more_damaged(self, written: Path, name: str) -> None:
+        """Refuse a written workbook Excel would repair where it would not repair the one read (a part without
+        its content type, a relationship to a part that is not there...): never an output more damaged than
+        its input."""
+        with zipfile.ZipFile(written) as archive:
+            new = structure_problems(archive) - structure_problems(self._file.zip)
+        if new:
+            raise WorkbookError(f"L'enregistrement de {name} aurait abîmé le classeur ({sorted(new)[0]}) : rien n'a "
+                                "été écrit, l'original n'a pas été modifié.")
 
     def _check_writable(self, target: Path, force: bool) -> set[Path]:
         """Refuse a read-only target or one a spreadsheet program has open; the stale locks ``force`` passed."""

@@ -211,14 +211,15 @@ def _copy_new(source: Path, names: Iterator[Path]) -> Path:
 
 
 def save_atomic(wb, target: str | os.PathLike[str], before_replace: Callable[[], None] | None = None,
-                expected: str | None = None) -> Path:
+                expected: str | None = None, check: Callable[[Path], None] | None = None) -> Path:
     """Write ``wb`` (a workbook, or anything with its ``save(path)``) to a temporary file beside ``target``,
     check it is a sound zip, then put it in ``target``'s place (:func:`_put_in_place`).
 
     Through a symbolic link, the file it points to is written (the link stays a link). ``before_replace`` runs
     last, just before the replacement (it may refuse it by raising). ``expected``: the digest ``target`` must still
-    have (what was read), checked on what the replacement took away; if it is not, that is put back. If anything
-    fails, ``target`` is left as it was. Leftovers of killed runs are removed first.
+    have (what was read), checked on what the replacement took away; if it is not, that is put back. ``check`` is
+    given the file written, and may refuse it by raising. If anything fails, ``target`` is left as it was.
+    Leftovers of killed runs are removed first.
     """
     target = Path(target)
     real = Path(os.path.realpath(target))
@@ -232,6 +233,8 @@ def save_atomic(wb, target: str | os.PathLike[str], before_replace: Callable[[],
         if broken is not None:
             raise WorkbookError(f"L'enregistrement de {target.name} a produit un fichier abîmé ({broken}) : "
                                 "l'original n'a pas été modifié.")
+        if check is not None:
+            check(tmp)
         os.chmod(tmp, real.stat().st_mode & 0o777 if real.exists() else 0o666 & ~_umask())
         if before_replace is not None:
             before_replace()
