@@ -76,8 +76,9 @@ _OWNABLE = ("/table", "/drawing", "/hyperlink", "/printerSettings")
 def _check_ownable(package: Package, the_plan: Plan) -> None:
     for sheet in the_plan.sheets:
         if sheet.kind != "worksheet":
-            raise Unsupported(f"« {sheet.name} » n'est pas une feuille de calcul")
+            raise Unsupported(f"la feuille « {sheet.name} » n'est pas une feuille de calcul (graphique, macros...)")
         for rel in package.rels(sheet.part):
             if not rel.type.endswith(_OWNABLE):
-                raise Unsupported(f"« {sheet.name} » contient des {rel.type.rsplit('/', 1)[-1]}")
+                raise Unsupported(f"la feuille « {sheet.name} » contient des éléments « {rel.type.rsplit('/', 1)[-1]} », "
+                                  "qu'openpyxl ne réécrit pas")
 

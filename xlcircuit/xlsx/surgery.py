@@ -137,14 +137,13 @@ class Surgery:
             else:
                 parts[ws.title] = f"xl/worksheets/sheet{names.free('xl/worksheets/sheet{}.xml')}.xml"
                 added.append((ws.title, parts[ws.title]))
+        # The parts a fill may change go last, whether it changes them or not: each part's place in the package
+        # depends on what it is, never on what this fill did, so that a refill writes the same bytes.
         later = {self.styles_part, package.workbook, rels_part(package.workbook), "_rels/.rels", content_types.PART,
                  self.custom_part or "docProps/custom.xml"}
-        if added and self.app_part is not None:  # new sheets: the list of sheets in app.xml changes
-            later.add(self.app_part)
-        if self.chain_part is not None:
-            later.add(self.chain_part)
+        later |= {part for part in (self.app_part, self.chain_part) if part is not None}
+        later |= {t.part for name, ts in package.tables.items() if name not in self.plan.owned for t in ts}
         grown = self._grown_tables(owned)  # input tables a fill grew over rows typed under them
-        later |= set(grown)
         table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
         return _Layout(owned, parts, added, dropped, later, grown, names, table_ids)
 
@@ -213,8 +212,10 @@ class Surgery:
                 defaults[extension] = TYPES["rels"]
             elif part.startswith("xl/media/"):
                 defaults[extension] = IMAGE_TYPES.get(extension, "application/octet-stream")
-        changed[content_types.PART] = content_types.patched(package.read(content_types.PART), layout.types,
-                                                            layout.dropped, defaults)
+        # A part written anew under the name of one dropped keeps its override where it was.
+        gone = layout.dropped - set(layout.types)
+        changed[content_types.PART] = content_types.patched(package.read(content_types.PART), layout.types, gone,
+                                                            defaults)
         return {part: data for part, data in changed.items() if part not in package.names or
                 data != package.read(part)}
 

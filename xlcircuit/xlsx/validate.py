@@ -30,21 +30,39 @@ _PART_TYPES = {
 def package_problems(path: Path) -> list[str]:
     """What Excel would repair in a workbook: dangling relationships, untyped parts, duplicate sheet, table or
     drawing ids and names, style indices past their lists, shared string counts, names of missing sheets."""
-    problems: list[str] = []
     with zipfile.ZipFile(path) as archive:
         names = set(archive.namelist())
-        if len(names) != len(archive.namelist()):
-            problems.append("entrées du zip en double")
-        types = SafeET.fromstring(archive.read("[Content_Types].xml"))
-        problems += _content_type_problems(types, names)
-        typed = {n.get("PartName", "").lstrip("/"): n.get("ContentType", "") for n in types
-                 if _local(n.tag) == "Override"}
-        by_extension = {n.get("Extension", "").lower(): n.get("ContentType", "") for n in types
-                        if _local(n.tag) == "Default"}
-        problems += _xml_problems(archive, names)
-        for rels in sorted(n for n in names if n.endswith(".rels")):
-            problems += _relationship_problems(archive, names, rels, typed, by_extension)
+        problems = _structure_problems(archive, names) + _xml_problems(archive, names)
         problems += _workbook_problems(archive, names)
+    return problems
+
+
+def structure_problems(archive: zipfile.ZipFile) -> set[str]:
+    """What makes Excel repair a package, found without reading its sheets (fast): a part twice, parts without a
+    content type, content types or relationships naming absent parts, relationship targets of the wrong type."""
+    return set(_structure_problems(archive, set(archive.namelist())))
+
+
+def _structure_problems(archive: zipfile.ZipFile, names: set[str]) -> list[str]:
+    problems: list[str] = []
+    if len(names) != len(archive.namelist()):
+        problems.append("entrées du zip en double")
+    if "[Content_Types].xml" not in names:
+        return problems + ["[Content_Types].xml absent"]
+    try:
+        types = SafeET.fromstring(archive.read("[Content_Types].xml"))
+    except Exception as exc:
+        return problems + [f"XML illisible : [Content_Types].xml ({exc})"]
+    problems += _content_type_problems(types, names)
+    typed = {n.get("PartName", "").lstrip("/"): n.get("ContentType", "") for n in types
+             if _local(n.tag) == "Override"}
+    by_extension = {n.get("Extension", "").lower(): n.get("ContentType", "") for n in types
+                    if _local(n.tag) == "Default"}
+    for rels in sorted(n for n in names if n.endswith(".rels")):
+        try:
+            problems += _relationship_problems(archive, names, rels, typed, by_extension)
+        except Exception as exc:  # the validator reports, never raises
+            problems.append(f"XML illisible : {rels} ({exc})")
     return problems
 
 

@@ -1,0 +1,82 @@
+"""The engine works the same with and without lxml. openpyxl serialises through lxml when it is installed
+(openxml-audit pulls it in; many organisers have it): namespaces declared on each element rather than on the root,
+``<a/>`` rather than ``<a />``, attributes in another order. The suite runs in whichever environment it is given
+(with lxml in CI: the test extra installs it); these tests run a fill in a process where lxml is hidden, on
+workbooks written by the other."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import openpyxl
+from conftest import table_rows
+
+from xlcircuit.federations import tdf
+from xlcircuit.xlsx import Book
+from xlcircuit.xlsx.validate import package_problems
+
+#: Run first in the child: lxml cannot be imported, so openpyxl serialises with the standard library.
+HIDDEN = "import sys\nsys.modules['lxml'] = None\nimport openpyxl\nassert not openpyxl.LXML\n"
+
+
+def without_lxml(code: str) -> None:
+    run = subprocess.run([sys.executable, "-c", HIDDEN + code], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+
+
+def tables(path: Path) -> dict[str, list[list[object]]]:
+    wb = openpyxl.load_workbook(path)
+    return {name: table_rows(ws, name) for ws in wb.worksheets for name in ws.tables}
+
+
+def fill(source: Path, target: Path) -> Path:
+    book = Book(source)
+    tdf.fill(book)
+    assert book.route.kind == "surgical", book.route
+    return book.save(target)
+
+
+FILL = ("from xlcircuit.xlsx import Book\nfrom xlcircuit.federations import tdf\nbook = Book({source!r})\n"
+        "tdf.fill(book)\nassert book.route.kind == 'surgical', book.route\nbook.save({target!r})\n")
+
+
+def test_a_workbook_written_here_is_filled_the_same_without_lxml(demo_path, tmp_path):
+    here, there = tmp_path / "ici.xlsx", tmp_path / "sans-lxml.xlsx"
+    fill(demo_path, here)
+    without_lxml(FILL.format(source=str(demo_path), target=str(there)))
+    assert package_problems(there) == [] and package_problems(here) == []
+    assert tables(there) == tables(here)
+
+
+def test_a_workbook_written_without_lxml_is_filled_here_and_refilled_byte_for_byte(tmp_path):
+    made = tmp_path / "saison.xlsx"
+    without_lxml("from xlcircuit.federations import tdf\nfrom xlcircuit.xlsx import save_atomic\n"
+                 f"wb = tdf.new_workbook()\ntdf.put_example(wb)\nwb.create_sheet('Notes')['A1'] = 'à garder'\n"
+                 f"save_atomic(wb, {str(made)!r})\n")
+    first, second = fill(made, tmp_path / "1.xlsx"), fill(tmp_path / "1.xlsx", tmp_path / "2.xlsx")
+    assert package_problems(first) == []
+    assert first.read_bytes() == second.read_bytes()
+    assert openpyxl.load_workbook(first)["Notes"]["A1"].value == "à garder"
+
+
+def test_a_fill_that_adds_a_sheet_declares_its_namespaces_whoever_wrote_the_workbook(tmp_path):
+    """openpyxl with lxml declares the relationships' namespace on each sheet, not on the root: a sheet the fill
+    adds must declare it too (it was written unbound: « XML invalide dans xl/workbook.xml »)."""
+    made = tmp_path / "sans-courbes.xlsx"
+    wb = tdf.new_workbook()
+    tdf.put_example(wb)
+    del wb["Courbes"]
+    wb.save(made)
+    here = fill(made, tmp_path / "ici.xlsx")
+    there = tmp_path / "sans-lxml.xlsx"
+    without_lxml(FILL.format(source=str(made), target=str(there)))
+    for path in (here, there):
+        assert package_problems(path) == []
+        assert openpyxl.load_workbook(path).sheetnames[-1] == "Courbes"
+        with zipfile.ZipFile(path) as archive:
+            book = archive.read("xl/workbook.xml")
+        assert b'name="Courbes"' in book
+
