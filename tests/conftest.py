@@ -8,6 +8,10 @@ import os
 import sys
 from pathlib import Path
 
+# openpyxl writes with lxml when it is installed; openxml-audit (tests/excel_check.py) brings lxml into the
+# test environment, where organisers have only the standard library's writer: the tests keep to theirs.
+os.environ.setdefault("OPENPYXL_LXML", "False")
+
 import openpyxl
 import pytest
 
