@@ -5,7 +5,9 @@ the package as it is.
 What the rings outside use is imported from here; the modules behind it are the engine's own business.
 """
 
-from .book import CONDITIONAL_FORMAT_EXTENSIONS, Book, mark_federation, paused_gc, save_atomic
-from .package import Owned
+from .book import Book, mark_federation, paused_gc
+from .files import save_atomic
+from .plan import Owned
+from .unkept import CONDITIONAL_FORMAT_EXTENSIONS
 
 __all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "mark_federation", "paused_gc", "save_atomic"]
