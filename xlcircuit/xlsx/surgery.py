@@ -69,6 +69,13 @@ _OVERRIDE = re.compile(rb"<" + _P + rb"Override\b[^>]*?PartName\s*=\s*[\"']([^\"
 _SHEET_LISTS = re.compile(rb"<(\w+:)?(HeadingPairs|TitlesOfParts)\b[^>]*?(?:/>|>.*?</(?:\1)?\2>)", re.S)
 
 
+def _main_prefix(xml: bytes) -> bytes:
+    """The prefix a workbook part gives its own elements (``x:`` for ``<x:workbook>``, which some programs write;
+    mostly none): an element put in without it would be in no namespace, unseen by Excel."""
+    root = re.search(rb"<([A-Za-z_][\w.-]*:)?workbook\b", xml)
+    return (root.group(1) or b"") if root else b""
+
+
 class Surgery:
     """The filled workbook: the owned sheets of ``wb`` written anew into a copy of the original package."""
 
@@ -284,10 +291,11 @@ class Surgery:
         package = self.plan.package
         xml = package.read(package.workbook)
         original = xml
+        x = _main_prefix(xml)  # what the elements put in take, as the part's own do
         # Recalculate on opening: the organiser's formulas that read the outputs see the new values.
         calc = _CALC_PR.search(xml)
         if calc is None:
-            xml = _insert_before_any(xml, _AFTER_CALC, b"</", b'<calcPr fullCalcOnLoad="1"/>')
+            xml = _insert_before_any(xml, _AFTER_CALC, b"</", b"<" + x + b'calcPr fullCalcOnLoad="1"/>')
         elif not re.search(rb'fullCalcOnLoad\s*=\s*["\'](1|true)["\']', calc.group(2)):
             attrs = re.sub(rb'\s*fullCalcOnLoad\s*=\s*["\'][^"\']*["\']', b"", calc.group(2))
             xml = xml[:calc.start()] + b"<" + calc.group(1) + b"calcPr" + attrs + b' fullCalcOnLoad="1"' + \
@@ -307,7 +315,7 @@ class Surgery:
                 while f"rId{n}" in ids:
                     n += 1
                 ids.add(f"rId{n}")
-                entries.append(f'<sheet name={quoteattr(name)} sheetId="{next_sheet}" {r}:id="rId{n}"/>')
+                entries.append(f'<{x.decode()}sheet name={quoteattr(name)} sheetId="{next_sheet}" {r}:id="rId{n}"/>')
                 new_rels.append(f'<Relationship Id="rId{n}" Type="{WORKSHEET_TYPE}" Target="/{part}"/>')
                 next_sheet += 1
             end = re.search(rb"</" + _P + rb"sheets>", xml)
@@ -317,7 +325,7 @@ class Surgery:
             rels_changes[rels_part(package.workbook)] = self._rels_with(new_rels, drop_calc_chain)
         elif drop_calc_chain:
             rels_changes[rels_part(package.workbook)] = self._rels_with([], True)
-        xml = self._names(xml, owned)
+        xml = self._names(xml, owned, x)
         return rels_changes, xml if xml != original else original
 
     def _rels_with(self, added: list[str], drop_calc_chain: bool) -> bytes:
@@ -328,8 +336,9 @@ class Surgery:
         end = xml.rindex(b"</")
         return xml[:end] + "".join(added).encode() + xml[end:]
 
-    def _names(self, xml: bytes, owned: list[Worksheet]) -> bytes:
-        """The print titles and print areas of the owned sheets, as openpyxl's model now says."""
+    def _names(self, xml: bytes, owned: list[Worksheet], x: bytes = b"") -> bytes:
+        """The print titles and print areas of the owned sheets, as openpyxl's model now says (new elements
+        with the prefix ``x`` of the part's own)."""
         index = {ws.title: i for i, ws in enumerate(self.wb.worksheets)}
         wanted: list[bytes] = []
         ours = set()
@@ -347,6 +356,11 @@ class Surgery:
             return attrs.get(b"name") in (b"_xlnm.Print_Titles", b"_xlnm.Print_Area") and local is not None \
                 and int(local) in ours
 
+        block = re.search(rb"<(" + _P + rb")definedNames\b[^>]*?(/?)>", xml)
+        prefix = block.group(1) if block is not None else x
+        if prefix:
+            wanted = [w.replace(b"<definedName", b"<" + prefix + b"definedName").replace(
+                b"</definedName", b"</" + prefix + b"definedName") for w in wanted]
         found = [m for m in _DEFINED_NAME.finditer(xml) if mine(m)]
         if [m.group(0) for m in found] == wanted:
             return xml
@@ -356,15 +370,11 @@ class Surgery:
             return xml
         block = re.search(rb"<(" + _P + rb")definedNames\b[^>]*?(/?)>", xml)
         if block is None:
-            text = b"<definedNames>" + b"".join(wanted) + b"</definedNames>"
+            text = b"<" + x + b"definedNames>" + b"".join(wanted) + b"</" + x + b"definedNames>"
             return _insert_before_any(xml, [rb"calcPr", *_AFTER_CALC], b"</", text)
-        prefix = block.group(1)
         if block.group(2):  # <definedNames/>
             return xml[:block.start()] + b"<" + prefix + b"definedNames>" + b"".join(wanted) + \
                 b"</" + prefix + b"definedNames>" + xml[block.end():]
-        if prefix:
-            wanted = [w.replace(b"<definedName", b"<" + prefix + b"definedName").replace(
-                b"</definedName", b"</" + prefix + b"definedName") for w in wanted]
         end = xml.index(b"</" + prefix + b"definedNames>")
         return xml[:end] + b"".join(wanted) + xml[end:]
 
