@@ -19,8 +19,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..rules.errors import Problem, WorkbookProblems
 from .cells import clean_text, put
-from .layout import (HEADER_HEIGHT, TITLE_ROWS, clear_notes, column_width, print_one_page_wide, set_column_width,
-                     style_output)
+from .layout import HEADER_HEIGHT, TITLE_ROWS, clear_notes, column_width, print_one_page_wide, set_column_width, style_output
 from .read import MAX_COLUMN, MAX_ROW, bounds, cells_in, find_table, inside, overlap, table_key
 from .spec import Column, Output, Problems, TableSpec
 
