@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import zipfile
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from defusedxml import ElementTree as SafeET
 from openpyxl.utils import range_boundaries
@@ -61,6 +63,12 @@ class Package:
 
     def close(self) -> None:
         self.zip.close()
+
+    @contextlib.contextmanager
+    def source(self) -> Iterator[BinaryIO]:
+        """The package's file, to copy members' raw bytes from."""
+        with open(self.path, "rb") as handle:
+            yield handle
 
     def read(self, part: str) -> bytes:
         return self.zip.read(part)

@@ -12,7 +12,6 @@ import zipfile
 import openpyxl
 from defusedxml import ElementTree as SafeET
 from openpyxl.cell.read_only import ReadOnlyCell
-from openpyxl.packaging.relationship import Relationship
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
@@ -22,16 +21,15 @@ from .ooxml import (
     _SHEET_KINDS,
     MAIN,
     OFFICE_RELS,
-    PACKAGE_RELS,
     WORKSHEET_TYPE,
     Unsupported,
     _column,
     _local,
     escape,
-    quoteattr,
     rels_part,
 )
 from .package import Package, SheetInfo
+from .parts.relationships import relationships_xml
 from .plan import Plan, _check_ownable
 
 _STUB = (f'<worksheet xmlns="{MAIN}" xmlns:r="{OFFICE_RELS}"><sheetData/>{{tables}}</worksheet>')
@@ -223,14 +221,14 @@ def _reduced_book(package: Package, put) -> None:
     for pattern in _WORKBOOK_DROPS:
         book = pattern.sub(b"", book)
     put(package.workbook, book)
-    rels = []
+    rels: list[tuple[str, str, str, bool]] = []
     for rel in package.rels(package.workbook):
         if rel.type.endswith(_SHEET_KINDS):
-            rels.append(Relationship(Id=rel.id, Type=WORKSHEET_TYPE, Target="/" + rel.part))
+            rels.append((rel.id, WORKSHEET_TYPE, "/" + rel.part, False))
         elif rel.type.endswith(keep_types) and rel.part in package.names:
-            rels.append(Relationship(Id=rel.id, Type=rel.type, Target="/" + rel.part))
+            rels.append((rel.id, rel.type, "/" + rel.part, False))
             put(rel.part, package.read(rel.part))
-    put(rels_part(package.workbook), _rels_xml(rels))
+    put(rels_part(package.workbook), relationships_xml(rels))
 
 
 def _reduced_owned_sheet(package: Package, sheet: SheetInfo, areas: list[tuple[int, int, int, int]] | None,
@@ -243,9 +241,7 @@ def _reduced_owned_sheet(package: Package, sheet: SheetInfo, areas: list[tuple[i
         # A sheet rewritten whole loses its charts at each fill: openpyxl need not read them.
         rels = [r for r in rels if not r.type.endswith("/drawing")]
         xml = re.sub(rb"<drawing\b[^>]*?/>", b"", xml)
-        put(rels_part(sheet.part), _rels_xml([Relationship(Id=r.id, Type=r.type, Target=r.target,
-                                                           TargetMode="External" if r.external else None)
-                                              for r in rels]))
+        put(rels_part(sheet.part), relationships_xml([(r.id, r.type, r.target, r.external) for r in rels]))
     put(sheet.part, xml)
     for part in sorted(package.reachable([r.part for r in rels if not r.external])):
         put(part, package.read(part))
@@ -261,8 +257,7 @@ def _reduced_stub_sheet(package: Package, sheet: SheetInfo, put) -> None:
     put(sheet.part, _STUB.format(tables=f'<tableParts count="{len(tables)}">{parts}</tableParts>'
                                  if tables else "").encode())
     if tables:
-        put(rels_part(sheet.part), _rels_xml([Relationship(Id=r.id, Type=r.type, Target="/" + r.part)
-                                              for r in tables]))
+        put(rels_part(sheet.part), relationships_xml([(r.id, r.type, "/" + r.part, False) for r in tables]))
         for r in tables:
             put(r.part, package.read(r.part))
 
@@ -273,13 +268,6 @@ def _only_charts(package: Package, drawing: str) -> bool:
         return False
     tags = {_local(e.tag) for e in SafeET.fromstring(package.read(drawing)).iter()}
     return not tags & {"pic", "sp", "grpSp", "cxnSp", "contentPart"}
-
-
-def _rels_xml(rels: list[Relationship]) -> bytes:
-    body = "".join(f'<Relationship Id={quoteattr(r.Id)} Type={quoteattr(r.Type)} Target={quoteattr(r.Target)}'
-                   + (' TargetMode="External"' if r.TargetMode == "External" else "") + "/>" for r in rels)
-    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-            f'<Relationships xmlns="{PACKAGE_RELS}">{body}</Relationships>').encode()
 
 
 def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], object]:
