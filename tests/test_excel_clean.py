@@ -15,7 +15,7 @@ from pathlib import Path
 import excel_check
 import openpyxl
 import pytest
-from conftest import example, filled_example, leader, need_libreoffice
+from conftest import example, filled_example, leader, need_libreoffice, table_rows
 from defusedxml import ElementTree as SafeET
 from excel_check import MAIN, OFFICE_RELS, column_findings
 from hypothesis import given, settings
@@ -315,6 +315,14 @@ def test_each_federation_new_filled_saved_by_libreoffice_and_filled_again_is_lik
     fill(again)
     assert defects(again, inherited=resaved) == []
     assert excel_check.structural_defects(again) == []
+    # LibreOffice shared every text; the refill points to those shared strings, as Excel writes text, and leaves
+    # the part (the organiser's sheets' too) as it was.
+    before, after = read_zip(resaved), read_zip(again)
+    assert after["xl/sharedStrings.xml"] == before["xl/sharedStrings.xml"]
+    assert [n for n, xml in after.items() if n.startswith("xl/worksheets/") and b'"inlineStr"' in xml] == []
+    standings = adapter.standings
+    assert table_rows(openpyxl.load_workbook(again)[standings.sheet], standings.name) == \
+        table_rows(openpyxl.load_workbook(filled)[standings.sheet], standings.name)
 
 
 def excel_made_season(folder: Path) -> Path:

@@ -23,6 +23,9 @@ class _SheetWriter(WorksheetWriter):
     #: What openpyxl writes for the element put in the cells' place: ``<xlcircuitSheetData />`` with the
     #: standard library's ElementTree, ``<xlcircuitSheetData/>`` with lxml (which openpyxl uses when installed).
     PLACEHOLDER = re.compile(rb"<xlcircuitSheetData\s*/>")
+    #: The package's plain shared strings, by text (``cells.plain_shared_strings``): a text cell among them
+    #: points to it (``t="s"``, as Excel writes text), any other is written inline.
+    strings: dict[str, int] = {}  # noqa: RUF012  # replaced, never changed in place
 
     def write_rows(self):
         self.xf.send(Element("xlcircuitSheetData"))
@@ -37,6 +40,7 @@ class _SheetWriter(WorksheetWriter):
         out = ["<sheetData>"]
         letters: dict[int, str] = {}
         styles: dict[bytes, str] = {}
+        shared = self.strings
         for row in sorted(rows):
             dim = dims.get(row)
             attrs = "".join(f" {k}={quoteattr(v)}" for k, v in dim) if dim is not None else ""
@@ -58,6 +62,8 @@ class _SheetWriter(WorksheetWriter):
                 # Text and numbers, most of a season's cells, inline; anything else by _cell_xml.
                 if cell._hyperlink is not None or cell._comment is not None:
                     out.append(_cell_xml(ws, cell, ref, s, epoch))
+                elif kind is str and cell.data_type == "s" and value in shared:
+                    out.append(f'<c r="{ref}"{s} t="s"><v>{shared[value]}</v></c>')
                 elif kind is str and cell.data_type == "s" and value and "&" not in value and "<" not in value \
                         and ">" not in value and not value[0].isspace() and not value[-1].isspace():
                     out.append(f'<c r="{ref}"{s} t="inlineStr"><is><t>{value}</t></is></c>')
