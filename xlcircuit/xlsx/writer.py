@@ -41,6 +41,7 @@ class _SheetWriter(WorksheetWriter):
         letters: dict[int, str] = {}
         styles: dict[bytes, str] = {}
         shared = self.strings
+        texts: dict[str, str] = {}  # a text -> what follows <c r=".." s=".."> for it (a season repeats its names)
         for row in sorted(rows):
             dim = dims.get(row)
             attrs = "".join(f" {k}={quoteattr(v)}" for k, v in dim) if dim is not None else ""
@@ -62,11 +63,11 @@ class _SheetWriter(WorksheetWriter):
                 # Text and numbers, most of a season's cells, inline; anything else by _cell_xml.
                 if cell._hyperlink is not None or cell._comment is not None:
                     out.append(_cell_xml(ws, cell, ref, s, epoch))
-                elif kind is str and cell.data_type == "s" and value in shared:
-                    out.append(f'<c r="{ref}"{s} t="s"><v>{shared[value]}</v></c>')
-                elif kind is str and cell.data_type == "s" and value and "&" not in value and "<" not in value \
-                        and ">" not in value and not value[0].isspace() and not value[-1].isspace():
-                    out.append(f'<c r="{ref}"{s} t="inlineStr"><is><t>{value}</t></is></c>')
+                elif kind is str and cell.data_type == "s":
+                    tail = texts.get(value)
+                    if tail is None:
+                        tail = texts[value] = _text_tail(value, shared)
+                    out.append(f'<c r="{ref}"{s}{tail}')
                 elif kind is float and cell.data_type == "n" and -1e300 < value < 1e300:
                     out.append(f'<c r="{ref}"{s} t="n"><v>{value:.16g}</v></c>')
                 elif kind is int and cell.data_type == "n" and -10**15 < value < 10**15:
@@ -138,12 +139,21 @@ def _cell_xml(ws: Worksheet, cell, ref: str, s: str, epoch) -> str:
 
 def _text_cell_xml(ref: str, s: str, value: str) -> str:
     """A text cell, written inline."""
+    return f'<c r="{ref}"{s}' + _text_tail(value, {})
+
+
+def _text_tail(value: str, shared: dict[str, int]) -> str:
+    """What follows ``<c r=".." s=".."`` for a text cell: a pointer to the shared string of that text (``shared``:
+    text -> index), else the text inline."""
+    index = shared.get(value)
+    if index is not None:
+        return f' t="s"><v>{index}</v></c>'
     if value == "":
-        return f'<c r="{ref}"{s}/>'
+        return "/>"
     if "&" in value or "<" in value or ">" in value:
         value = escape(value)
     space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
-    return f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{value}</t></is></c>'
+    return f' t="inlineStr"><is><t{space}>{value}</t></is></c>'
 
 
 def _number_cell_xml(ref: str, s: str, value) -> str:
