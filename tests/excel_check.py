@@ -137,10 +137,11 @@ def _root_tag(xml: bytes) -> bytes:
     return match.group(0) if match else b""
 
 
-def namespace_findings(part: str, xml: bytes, root) -> list[Finding]:
-    """Elements in no namespace, and ``mc:Ignorable`` naming a prefix the part does not declare."""
+def namespace_findings(part: str, xml: bytes, tags: set) -> list[Finding]:
+    """Elements in no namespace (``tags``: the part's), and ``mc:Ignorable`` naming a prefix the part does not
+    declare."""
     found = []
-    bare = sorted({e.tag for e in root.iter() if isinstance(e.tag, str) and not e.tag.startswith("{")})
+    bare = sorted(t for t in tags if isinstance(t, str) and not t.startswith("{"))
     if bare:
         found.append(Finding("element in no namespace", part, ", ".join(bare[:5])))
     tag = _root_tag(xml)
@@ -172,19 +173,19 @@ def schema_vocabulary() -> dict[str, frozenset[str]]:
     return {namespace: frozenset(found) for namespace, found in names.items()}
 
 
-def vocabulary_findings(part: str, root) -> list[Finding]:
+def vocabulary_findings(part: str, root, tags: set) -> list[Finding]:
     """Elements of a core namespace under a name its schema does not define there (DrawingML's ``avLst``
-    written in the spreadsheet drawing namespace, for instance)."""
+    written in the spreadsheet drawing namespace, for instance); ``tags``: the part's."""
     vocabulary = schema_vocabulary()
-    unknown: Counter = Counter()
-    for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue
-        namespace, local = _local(element.tag)
-        if namespace in vocabulary and local not in vocabulary[namespace]:
-            unknown[f"{PREFIXES[namespace]}:{local}"] += 1
-    return [Finding(f"element its namespace does not define: {name}", part, f"{count}×")
-            for name, count in sorted(unknown.items())]
+    unknown = sorted(t for t in tags if isinstance(t, str) and _local(t)[0] in vocabulary
+                     and _local(t)[1] not in vocabulary[_local(t)[0]])
+    found = []
+    for tag in unknown:
+        namespace, local = _local(tag)
+        count = sum(1 for _ in root.iter(tag))
+        found.append(Finding(f"element its namespace does not define: {PREFIXES[namespace]}:{local}", part,
+                             f"{count}×"))
+    return found
 
 
 def order_findings(part: str, root, order: tuple[str, ...], what: str) -> list[Finding]:
@@ -359,8 +360,9 @@ def structural(path: Path) -> list[Finding]:
             except Exception as exc:  # the package validator says which part does not parse
                 found.append(Finding("XML that does not parse", part, type(exc).__name__))
                 continue
-            found += namespace_findings(part, xml, root)
-            found += vocabulary_findings(part, root)
+            tags = {element.tag for element in root.iter()}
+            found += namespace_findings(part, xml, tags)
+            found += vocabulary_findings(part, root, tags)
             found += _part_findings(part, root)
     return sorted(found)
 
