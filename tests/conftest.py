@@ -111,26 +111,34 @@ def small_season(tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def every_written_workbook_is_valid_for_excel(request):
-    """After each test, every workbook it saved (put in place by ``os.replace``, as every atomic save does)
-    passes the checks of Excel's repair dialog (:func:`xlcircuit.xlsx.validate.package_problems`) and has no
-    finding of the structural rules of ``excel_check`` that workbooks saved by Excel never have (openxml-audit,
-    slower, checks every path's workbooks in ``test_excel_clean``); files xlcircuit refuses to read are left
-    out (the tests of refused files make them on purpose)."""
+    """After each test, every workbook it saved (put in place by an atomic save) passes the checks of Excel's
+    repair dialog (:func:`xlcircuit.xlsx.validate.package_problems`) and has no finding of the structural rules
+    of ``excel_check`` that workbooks saved by Excel never have (openxml-audit, slower, checks every path's
+    workbooks in ``test_excel_clean``); files xlcircuit refuses to read are left out (the tests of refused
+    files make them on purpose)."""
     folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
     if request.module.__name__.endswith("test_fuzz_files"):
         folder = None  # its mutants are broken on purpose, and their fills copy what is broken as it is
-    written: list[Path] = []  # what was put in place by os.replace: xlcircuit's atomic saves, not damaged inputs
-    real_replace = os.replace
+    # What was put in place by an atomic save (xlcircuit.xlsx.files._put_in_place) or by os.replace: xlcircuit's
+    # saves, not damaged inputs.
+    from xlcircuit.xlsx import files
+
+    written: list[Path] = []
+    real_replace, real_put = os.replace, files._put_in_place
 
     def replace(source, target, *args, **kwargs):
         real_replace(source, target, *args, **kwargs)
         written.append(Path(target))
 
-    os.replace = replace
+    def put_in_place(tmp, target, *args, **kwargs):
+        real_put(tmp, target, *args, **kwargs)
+        written.append(Path(target))
+
+    os.replace, files._put_in_place = replace, put_in_place
     try:
         yield
     finally:
-        os.replace = real_replace
+        os.replace, files._put_in_place = real_replace, real_put
     if folder is None:
         return
     from xlcircuit.rules.errors import WorkbookError

@@ -194,14 +194,14 @@ def test_a_read_only_workbook_is_not_replaced(small_season, capsys):
 
 
 def test_a_file_without_read_permission_is_not_said_locked(small_season, monkeypatch, capsys):
-    real_open = Path.open
+    real_open = os.open
 
-    def denied(self, *args, **kwargs):
-        if self == small_season:
+    def denied(path, *args, **kwargs):
+        if Path(path) == small_season:
             raise PermissionError(13, "Permission denied")
-        return real_open(self, *args, **kwargs)
+        return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "open", denied)
+    monkeypatch.setattr(os, "open", denied)
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != small_season)
     assert main(["check", str(small_season)]) == 1
     assert "vous n'avez pas le droit de le lire" in one_line_error(capsys)

@@ -21,7 +21,7 @@ from xlcircuit.federations import tdf as tdf_book
 from xlcircuit.federations.examples import load
 from xlcircuit.rules.errors import WorkbookError
 from xlcircuit.workbook.write import type_rows
-from xlcircuit.xlsx import Book, safe, save_atomic
+from xlcircuit.xlsx import Book, files, safe, save_atomic
 from xlcircuit.xlsx.package import Package
 from xlcircuit.xlsx.surgery import Surgery
 
@@ -141,6 +141,7 @@ def test_a_locked_workbook_is_reported_in_one_sentence(small_season, monkeypatch
         raise PermissionError(13, "The process cannot access the file because it is being used by another process")
 
     monkeypatch.setattr(os, "replace", locked)
+    monkeypatch.setattr(files, "_exchange", locked)  # the atomic exchange, where the system has one
     assert main(["fill", str(small_season)]) == 1
     err = capsys.readouterr().err.strip()
     assert err == "petite.xlsx est ouvert dans un autre programme (Excel ?) : fermez-le et relancez."

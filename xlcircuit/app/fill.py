@@ -16,6 +16,8 @@ def fill(path: Path, federation: str | None = None, output: Path | None = None, 
     summary = adapter.fill(book, progress)
     progress("enregistrement")
     target = book.save(output, force=force)
-    warnings = unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings
+    # The full rewrite, when taken, is said in one line: why, and what it cannot keep.
+    route = [line] if (line := book.route_warning()) else []
+    warnings = route + unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings
     return Outcome(summary_lines(adapter, summary, f"Classeur rempli : {target}") + empty_hint(book, adapter),
                    warnings, result=target, route=SURGICAL if book.surgical else FULL)

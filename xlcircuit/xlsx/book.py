@@ -1,98 +1,34 @@
-"""Opening and saving workbooks safely: one clear sentence for a bad file, atomic saves,
-and the mark that says which federation a workbook belongs to."""
+"""A workbook opened for a use (check, fill, share...): read once through the guarded reader, filled on the path
+decided before anything is written, saved atomically; and the mark that says which federation it belongs to."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
 import os
-import warnings
-import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from xml.etree.ElementTree import ParseError
 
-import openpyxl
-from defusedxml import DefusedXmlException
-from defusedxml import ElementTree as SafeET
 from openpyxl.packaging.custom import StringProperty
-from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.workbook.workbook import Workbook
 
 from ..rules.errors import WorkbookError
-from .files import (
-    _being_written,
-    _being_written_error,
-    _copy_new,
-    _damaged,
-    _digest,
-    _read_only,
-    _same_file,
-    _stamp,
-    lock_of,
-    save_atomic,
-)
+from . import compat
+from .files import _being_written_error, _copy_new, _read_only, _same_file, _stamp, file_digest, lock_of, save_atomic
+from .files import changed_meanwhile as _changed_meanwhile
 from .ooxml import Unsupported
-from .package import Package
+from .parts import custom
+from .plan import Plan
 from .plan import plan as plan_of
 from .reduced import open_for_fill
-from .safe import declares_entities, inspect_file
+from .route import FULL, SURGICAL, Route
+from .safe import Opened, load_workbook
 from .surgery import Surgery
 from .unkept import _ours
 
 #: Name of the custom document property holding the federation ("Fichier > Propriétés > Personnalisé").
 FEDERATION_PROPERTY = "xlcircuit"
-
-
-def _load(path: Path, data_only: bool = False, before: tuple[int, int] | None = None) -> Workbook:
-    """openpyxl's load, its errors turned into one French sentence (after :func:`inspect_file`).
-
-    Whatever openpyxl raises on a damaged or foreign file (its readers assume well-formed parts) is a
-    damaged file; a file another program rewrites meanwhile is said to be one.
-    """
-    name = path.name
-    try:
-        with warnings.catch_warnings():
-            # openpyxl warns, in English, of the extensions it drops: inspect_file names them in French.
-            warnings.simplefilter("ignore")
-            return openpyxl.load_workbook(path, data_only=data_only, keep_vba=path.suffix.lower() == ".xlsm")
-    except InvalidFileException:
-        raise WorkbookError(
-            f"{name} n'est pas un classeur .xlsx : ouvrez-le dans votre tableur et enregistrez-le au format .xlsx."
-        ) from None
-    except MemoryError:
-        raise WorkbookError(f"{name} est trop gros pour la mémoire de cet ordinateur : il n'est pas lu.") from None
-    except RecursionError:
-        raise WorkbookError(f"{name} est endommagé (XML imbriqué à l'excès) et ne peut pas être lu.") from None
-    except Exception as exc:  # openpyxl's readers raise anything on a broken part
-        if _caused_by(exc, DefusedXmlException):
-            raise WorkbookError(f"{name} contient des constructions XML interdites (entités) : fichier piégé "
-                                "ou abîmé, il n'est pas lu.") from None
-        if isinstance(exc, KeyError) and not _being_written(path, before):
-            raise WorkbookError(f"{name} est une archive zip à laquelle il manque une partie du classeur "
-                                f"({exc.args[0] if exc.args else '?'}) : fichier abîmé, il ne peut pas être "
-                                "lu.") from None
-        raise _damaged(path, before, f"{name} est endommagé et ne peut pas être lu ({_what(exc)}) : ouvrez-le "
-                                     "dans votre tableur, enregistrez-le sous un autre nom, puis relancez.") from None
-
-
-def _what(exc: BaseException) -> str:
-    """A short, French name of what broke in a file."""
-    if _caused_by(exc, ParseError):
-        return "XML invalide"
-    if _caused_by(exc, (zipfile.BadZipFile, zlib.error, EOFError)):
-        return "compression abîmée"
-    return "contenu inattendu"
-
-
-def _caused_by(exc: BaseException | None, kind: type | tuple[type, ...]) -> bool:
-    while exc is not None:
-        if isinstance(exc, kind):
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
 
 
 class Book:
@@ -106,27 +42,34 @@ class Book:
         self.path = Path(path)
         #: Warnings for the organiser that are not the federation's (rows taken in under a table, --force).
         self.warnings: list[str] = []
-        before = _stamp(self.path)
-        #: What saving would drop (openpyxl cannot keep it), in French, for a warning.
-        self.unkept = inspect_file(self.path)
-        if declares_entities(self.path):
-            raise WorkbookError(f"{self.path.name} contient des constructions XML interdites (entités) : fichier "
-                                "piégé ou abîmé, il n'est pas lu.")
         #: What a fill says of the workbook besides (one sentence each, in French).
         self.notes: list[str] = []
-        self._digest = _digest(self.path)
-        self._before = before
+        self._file = Opened(self.path)
+        #: What saving would drop (openpyxl cannot keep it), in French, for a warning.
+        self.unkept = self._file.unkept
+        if self._file.outside:
+            names = ", ".join(f"« {name} »" for name in self._file.outside[:3])
+            self.warnings.append(f"{len(self._file.outside)} partie(s) du fichier portent un nom qui sort du classeur "
+                                 f"({names}) : elles ne sont pas recopiées dans le classeur écrit.")
+        self._digest = self._file.digest
+        self._before = self._file.stamp
         self._backup: Path | None = None
         self._wb: Workbook | None = None
         self._values: Workbook | None = None
         self._cached: dict | None = None  # formulas' last values, read by the surgical load
-        self._surgery: Any = None  # the surgical writer (surgery.Surgery), when :meth:`own` could take that path
+        self._surgery: Surgery | None = None  # the surgical writer, when :meth:`own` could take that path
+        #: The fill's path (surgical, or full with its reason), decided by :meth:`own` before anything is written.
+        self.route = Route(FULL, "le classeur est lu en entier")
+
+    def close(self) -> None:
+        """Close the file read (a save needs it no more)."""
+        self._file.close()
 
     @property
     def wb(self) -> Workbook:
         """openpyxl's model of the workbook: all of it, unless :meth:`own` loaded only what a fill needs."""
         if self._wb is None:
-            self._wb = _load(self.path, before=self._before)
+            self._wb = load_workbook(self._file)
             if _stamp(self.path) != self._before:
                 raise _being_written_error(self.path.name)
         return self._wb
@@ -135,33 +78,25 @@ class Book:
     def surgical(self) -> bool:
         """Whether a save writes only the output sheets (every other part copied as it is), rather than the
         whole workbook through openpyxl's model."""
-        return self._surgery is not None
+        return self.route.kind == SURGICAL
 
     def own(self, owned, federation: str, ours: Callable[[Any], bool] | None = None) -> bool:
         """Open for a fill that rewrites only ``owned`` (a :class:`.plan.Owned`): the organiser's sheets
         are copied as they are when saving. False when the workbook needs the full rewrite (then the model
-        is loaded whole, as before). ``ours`` tells the cells an earlier fill wrote outside its tables (their
-        legends) from the organiser's, which the fill says it keeps."""
-
+        is loaded whole, as before), :attr:`route` saying why. ``ours`` tells the cells an earlier fill wrote
+        outside its tables (their legends) from the organiser's, which the fill says it keeps."""
         if self._wb is not None:
+            self.route = Route(FULL, "le classeur entier était déjà lu")
             return False
-        plan = None
         try:
-            plan = plan_of(Package(self.path), owned)
-            lost = [u for u in self.unkept if u.sheet in plan.owned and not _ours(u, plan)]
-            if lost:
-                return False
-            wb, self._cached, foreign = open_for_fill(plan)
-            self._surgery = Surgery(plan, wb, FEDERATION_PROPERTY, federation)
-        except (Unsupported, ParseError, DefusedXmlException, KeyError, ValueError, TypeError,
-                IndexError, zipfile.BadZipFile):
-            self._cached = self._surgery = None
-            if plan is not None:
-                plan.package.close()
+            wb, cached, foreign, surgery = self._surgical(owned, federation)
+        except Unsupported as exc:
+            self.route = Route(FULL, str(exc))
             return False
         if _stamp(self.path) != self._before:
             raise _being_written_error(self.path.name)
-        self._wb = wb
+        self._wb, self._cached, self._surgery = wb, cached, surgery
+        self.route = Route(SURGICAL)
         self.unkept = []  # nothing else is rewritten: every other part is copied as it is
         mixed = [name for name, has in foreign.items() if has and any(
             cell.value is not None and not (ours and ours(cell)) for cell in wb[name]._cells.values())]
@@ -169,6 +104,25 @@ class Book:
             self.notes.append(f"{_sheets_phrase(mixed)} aussi des cellules à vous, hors des tables de xlcircuit : "
                               "elles sont gardées, mais réécrites (leurs formules sont recalculées à l'ouverture).")
         return True
+
+    def _surgical(self, owned, federation: str) -> tuple[Workbook, dict, dict[str, bool], Surgery]:
+        """What the surgical fill needs, every check made (:class:`Unsupported` and its reason when it cannot be
+        taken; a damaged file is one sentence, as on the full path)."""
+        reason = compat.refusal()
+        if reason is not None:
+            raise Unsupported(reason)
+        the_plan = plan_of(self._file.package, owned)
+        lost = [u for u in self.unkept if u.sheet in the_plan.owned and not _ours(u, the_plan)]
+        if lost:
+            raise Unsupported(f"la feuille « {lost[0].sheet} », réécrite par le remplissage, contient des "
+                              f"{lost[0].what}")
+        _check_encodings(self._file, the_plan)
+        wb, cached, foreign = open_for_fill(the_plan)
+        return wb, cached, foreign, Surgery(the_plan, wb, FEDERATION_PROPERTY, federation)
+
+    def route_warning(self) -> str | None:
+        """The line telling the organiser a fill took the full rewrite, why, and what it cannot keep."""
+        return self.route.warning(self.unkept)
 
     def value(self, cell) -> object:
         """What a cell shows: its value, or for a formula its last calculated value."""
@@ -179,7 +133,7 @@ class Book:
             if key in self._cached:
                 return self._cached[key]
         if self._values is None:
-            self._values = _load(self.path, data_only=True)
+            self._values = load_workbook(self._file, data_only=True)
         try:
             return self._values[cell.parent.title][cell.coordinate].value
         except KeyError:  # the file changed between the two loads
@@ -189,7 +143,7 @@ class Book:
     def federation(self) -> str | None:
         """The federation this workbook belongs to, as recorded by ``xlcircuit new``."""
         if self._wb is None:
-            return _recorded_federation(self.path)
+            return _recorded_federation(self._file)
         props = self.wb.custom_doc_props
         if FEDERATION_PROPERTY not in props.names:
             return None
@@ -213,17 +167,17 @@ class Book:
 
     def _check_unchanged(self) -> None:
         """Refuse to replace a workbook another program saved since it was read (its save would be lost)."""
-        if _digest(self.path) != self._digest:
-            raise WorkbookError(f"{self.path.name} a été modifié par un autre programme pendant le travail de "
-                                f"xlcircuit : rien n'a été écrit (l'autre enregistrement est intact), relancez.")
+        if file_digest(self.path) != self._digest:
+            raise _changed_meanwhile(self.path.name)
 
     def save(self, target: str | os.PathLike[str] | None = None, force: bool = False) -> Path:
-        """Save atomically to ``target`` (default: where it was read).
+        """Save atomically to ``target`` (default: where it was read; through a link, the file it points to).
 
         Refuses a target a spreadsheet program has open (its lock file beside it: ``force`` passes over a
-        stale one, with a warning), a read-only target, and, in place, a workbook changed on disk since it
-        was read. Saving in place a workbook with features openpyxl drops first copies the original to a
-        new :attr:`backup` (never one overwritten).
+        stale one, with a warning; one appearing during the save is honoured), a read-only target, and, in place,
+        a workbook changed on disk since it was read (also at the very moment of the replacement: another
+        program's save is put back). Saving in place a workbook with features openpyxl drops first copies the
+        original to a new :attr:`backup` (never one overwritten).
         """
         target = Path(target) if target else self.path
         if target.suffix.lower() != self.path.suffix.lower():
@@ -231,29 +185,61 @@ class Book:
             raise WorkbookError(f"{target.name} doit garder l'extension de {self.path.name} "
                                 f"({self.path.suffix}) : choisissez un nom en {self.path.suffix}.")
         in_place = _same_file(target, self.path)
-        if target.exists():
-            self._check_writable(target, force)
+        passed = self._check_writable(target, force) if target.exists() else set()
         if in_place:
             self._check_unchanged()
             if self.unkept and self._surgery is None:
                 self._backup = _copy_new(self.path, self._backup_names())
         # The surgical writer when the fill could take that path: only the output sheets are written anew.
         writer = self._surgery if self._surgery is not None else self.wb
-        with paused_gc():
-            return save_atomic(writer, target, self._check_unchanged if in_place else None)
 
-    def _check_writable(self, target: Path, force: bool) -> None:
+        def last_checks() -> None:  # the new workbook is written: just before it takes the target's place
+            self._check_no_new_lock(target, passed)
+            if in_place:
+                self._check_unchanged()
+            if os.name == "nt":  # Windows replaces no file another handle holds open
+                self.close()
+
+        with paused_gc():
+            return save_atomic(writer, target, last_checks, self._digest if in_place else None)
+
+    def _check_writable(self, target: Path, force: bool) -> set[Path]:
+        """Refuse a read-only target or one a spreadsheet program has open; the stale locks ``force`` passed."""
         if _read_only(target):
             raise WorkbookError(f"{target.name} est en lecture seule : rien n'a été écrit (enlevez la lecture "
                                 "seule dans les propriétés du fichier, ou écrivez ailleurs avec -o).")
-        lock = lock_of(target)
+        lock = _lock(target)
         if lock and not force:
-            raise WorkbookError(f"{target.name} est ouvert dans {lock[1]} (verrou « {lock[0].name} ») : rien n'a été "
-                                "écrit ; fermez-le, puis relancez (--force si le verrou est resté après une panne).")
+            raise _opened_in(target, lock)
         if lock:
             self.warnings.append(f"--force : le verrou « {lock[0].name} » de {lock[1]} est passé outre ; si "
                                  f"{target.name} y est encore ouvert, fermez-le sans l'enregistrer, sinon cet "
                                  "enregistrement écraserait le remplissage.")
+            return {lock[0]}
+        return set()
+
+    def _check_no_new_lock(self, target: Path, passed: set[Path]) -> None:
+        """Refuse the replacement when a spreadsheet program opened the target during the save."""
+        lock = _lock(target)
+        if lock and lock[0] not in passed:
+            raise _opened_in(target, lock)
+
+
+def _lock(target: Path) -> tuple[Path, str] | None:
+    """The lock beside ``target``, or beside the file a link ``target`` points to."""
+    return lock_of(target) or lock_of(Path(os.path.realpath(target)))
+
+
+def _opened_in(target: Path, lock: tuple[Path, str]) -> WorkbookError:
+    return WorkbookError(f"{target.name} est ouvert dans {lock[1]} (verrou « {lock[0].name} ») : rien n'a été écrit ; "
+                         "fermez-le, puis relancez (--force si le verrou est resté après une panne).")
+
+
+def _check_encodings(opened: Opened, the_plan: Plan) -> None:
+    """The engine's byte-level readers and patches read UTF-8: a part in another encoding takes openpyxl."""
+    if opened.encodings:
+        part, encoding = next(iter(opened.encodings.items()))
+        raise Unsupported(f"la partie {part} est en {encoding}, pas en UTF-8")
 
 
 @contextlib.contextmanager
@@ -274,19 +260,16 @@ def _sheets_phrase(names: list[str]) -> str:
     return f"La feuille {quoted} contient" if len(names) == 1 else f"Les feuilles {quoted} contiennent"
 
 
-def _recorded_federation(path: Path) -> str | None:
-    """The federation mark read from docProps/custom.xml without loading the workbook."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            if "docProps/custom.xml" not in archive.namelist():
-                return None
-            root = SafeET.fromstring(archive.read("docProps/custom.xml"))
-    except (KeyError, ParseError, DefusedXmlException, zipfile.BadZipFile):
+def _recorded_federation(opened: Opened) -> str | None:
+    """The federation mark read from the custom properties without loading the workbook."""
+    package = opened.package
+    part = next((r.part for r in package.rels("") if r.type.endswith("/custom-properties") and not r.external), None)
+    if part is None or part not in package.names:
         return None
-    for prop in root:
-        if prop.get("name") == FEDERATION_PROPERTY:
-            return next((child.text for child in prop), None)
-    return None
+    try:
+        return custom.value(package.read(part), FEDERATION_PROPERTY, part)
+    except Unsupported:
+        return None
 
 
 def mark_federation(wb: Workbook, federation: str) -> None:
@@ -296,4 +279,3 @@ def mark_federation(wb: Workbook, federation: str) -> None:
         props[FEDERATION_PROPERTY].value = federation
     else:
         props.append(StringProperty(name=FEDERATION_PROPERTY, value=federation))
-

@@ -1,15 +1,22 @@
-"""The fast cell reader: the cells of a sheet's XML in given areas, read as openpyxl reads them, at C speed."""
+"""The cell reader of the input tables: the cells of a sheet's XML in given areas, read as openpyxl reads them.
+
+Two readers, one result: the fast one reads, at the speed of a regular expression, the cells as openpyxl, Excel
+and LibreOffice write them (``<c r="A1" s="1" t="s"><v>0</v></c>``); a sheet written any other way (namespace
+prefixes, attributes in another order or quoted otherwise, CDATA...) is read by the exact one, an XML parser
+(expat). A value no spreadsheet writes (a shared string that does not exist, a number that is none) is a
+:class:`BadCell`, which the caller reports as a damaged file."""
 
 from __future__ import annotations
 
 import html
 import re
 from dataclasses import dataclass
+from xml.parsers import expat
 
 from openpyxl.utils.datetime import from_excel, from_ISO8601
 from openpyxl.workbook.workbook import Workbook
 
-from .ooxml import _ATTR, _P, Unsupported, _column
+from .ooxml import _P, MAIN, _column
 from .package import Package
 
 _SHEET_DATA = re.compile(rb"<" + _P + rb"sheetData\b[^>]*?(?:/>|>(.*?)</" + _P + rb"sheetData>)", re.S)
@@ -19,7 +26,11 @@ _FORMULA = re.compile(rb"<" + _P + rb"f\b[^>]*?(?:/>|>(.*?)</" + _P + rb"f>)", r
 _TEXT = re.compile(rb"<" + _P + rb"t\b[^>]*?(?:/>|>(.*?)</" + _P + rb"t>)", re.S)
 _PHONETIC = re.compile(rb"<" + _P + rb"rPh\b.*?</" + _P + rb"rPh>", re.S)
 _STRING_ITEM = re.compile(rb"<" + _P + rb"si\b[^>]*?(?:/>|>(.*?)</" + _P + rb"si>)", re.S)
-_REF = re.compile(r"([A-Z]{1,3})(\d+)$")
+_REF = re.compile(r"\$?([A-Z]{1,3})\$?(\d+)$")
+
+
+class BadCell(ValueError):
+    """A cell no spreadsheet writes; its message says which and why, in French."""
 
 
 def _sheet_data(xml: bytes) -> tuple[int, int] | None:
@@ -32,7 +43,7 @@ def _sheet_data(xml: bytes) -> tuple[int, int] | None:
         return opening + 1, opening + 1
     end = xml.rfind(b"</sheetData>")
     if end < opening:
-        raise Unsupported("sheetData")
+        return None
     return opening + 1, end
 
 
@@ -79,12 +90,15 @@ def plain_shared_strings(package: Package) -> dict[str, int]:
 
 
 def _number(text: str) -> int | float:
-    if "." in text or "E" in text or "e" in text:
-        return float(text)
     try:
-        return int(text)
+        if "." in text or "E" in text or "e" in text:
+            return float(text)
+        try:
+            return int(text)
+        except ValueError:
+            return float(text)
     except ValueError:
-        return float(text)
+        raise BadCell(f"« {text[:40]} » n'est pas un nombre") from None
 
 
 @dataclass(slots=True)
@@ -96,6 +110,20 @@ class ReadCell:
     cached: object = None  # a formula's value as last calculated
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What reading values needs: the shared strings, the workbook's date and duration styles, its epoch."""
+
+    strings: list[str]
+    dates: set
+    durations: set
+    epoch: object
+
+    @classmethod
+    def of(cls, strings: list[str], wb: Workbook) -> _Context:
+        return cls(strings, wb._date_formats, wb._timedelta_formats, wb.epoch)
+
+
 _FAST_CELL = re.compile(
     rb'<c r="([A-Z]{1,3})(\d+)"(?: s="(\d+)")?(?: t="(\w+)")?(?: s="(\d+)")?\s*(?:/>|>(?:<v>([^<]*)</v>'
     rb'|<is><t>([^<]*)</t></is>|<is><t xml:space="preserve">([^<]*)</t></is>|(.*?))</c>)', re.S)
@@ -104,17 +132,25 @@ _LETTERS: dict[bytes, int] = {}
 
 def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list[str], wb: Workbook) -> list[ReadCell]:
     """The cells of a sheet's XML that fall in ``areas``, read as openpyxl reads them (dates, numbers, text);
-    blank cells left out."""
-    if not _unprefixed(xml, b"worksheet"):
-        raise Unsupported("préfixes XML")
-    span = _sheet_data(xml)
-    if span is None or span[0] == span[1]:
-        return []
-    start, end = span  # read in place: a season's sheet is tens of MB, not copied
-    context = (strings, wb._date_formats, wb._timedelta_formats, wb.epoch)
-    dates = wb._date_formats
+    blank cells left out. :class:`BadCell` for a cell no spreadsheet writes."""
+    context = _Context.of(strings, wb)
+    span = _sheet_data(xml) if _unprefixed(xml, b"worksheet") else None
+    if span is not None:
+        if span[0] == span[1]:
+            return []
+        start, end = span  # read in place: a season's sheet is tens of MB, not copied
+        expected = xml.count(b"<c", start, end)  # every cell, and nothing else of sheetData, starts so
+        found, matched = _read_fast(xml, start, end, areas, context)
+        if matched == expected:
+            return found
+    return _read_exactly(xml, areas, context)  # prefixes, attributes in another order, or others
+
+
+def _read_fast(xml: bytes, start: int, end: int, areas: list[tuple[int, int, int, int]],
+               context: _Context) -> tuple[list[ReadCell], int]:
+    """The cells the fast pattern reads between ``start`` and ``end``, and how many it matched."""
+    dates = context.dates
     found: list[ReadCell] = []
-    expected = xml.count(b"<c ", start, end) + xml.count(b"<c>", start, end) + xml.count(b"<c/", start, end)
     matched = 0
     letters_of = _LETTERS
     for match in _FAST_CELL.finditer(xml, start, end):
@@ -136,85 +172,63 @@ def read_cells(xml: bytes, areas: list[tuple[int, int, int, int]], strings: list
             found.append(ReadCell(r, column, _number(v.decode()), "n"))
         elif (cell := _matched_cell(r, column, s1 or s2, t, v, text or spaced, inner, context)) is not None:
             found.append(cell)
-    if matched != expected:
-        return _read_cells_slowly(xml[start:end], areas, context)  # attributes in another order, or others
-    return found
+    return found, matched
 
 
 def _matched_cell(row: int, column: int, style: bytes | None, t: bytes | None, v: bytes | None,
-                  text: bytes | None, inner: bytes | None, context) -> ReadCell | None:
+                  text: bytes | None, inner: bytes | None, context: _Context) -> ReadCell | None:
     """The cell one match of the fast pattern found: its inner XML read in full, else its inline text or value."""
+    kind = (t or b"n").decode()
     if inner:
-        return _read_cell(row, column, int(style or 0), (t or b"n").decode(), inner, context)
+        raw = _VALUE.search(inner)
+        formula = _FORMULA.search(inner)
+        return _cell(row, column, int(style or 0), kind, _text(raw.group(1) if raw else None),
+                     None if formula is None else _text(formula.group(1)), _rich(inner), context)
     if text:
         return ReadCell(row, column, _text(text), "s")
-    if v:
-        value, data_type = _value((t or b"n").decode(), v, int(style or 0), *context)
-        if value is not None:
-            return ReadCell(row, column, value, data_type)
-    return None
+    return _cell(row, column, int(style or 0), kind, _text(v), None, None, context)
 
 
-def _read_cells_slowly(data: bytes, areas, context) -> list[ReadCell]:
-    found = []
-    for attrs, inner in _CELL.findall(data):
-        ref = t = s = None
-        for key, v1, v2 in _ATTR.findall(attrs):
-            value = v1 or v2
-            if key == b"r":
-                ref = value
-            elif key == b"t":
-                t = value
-            elif key == b"s":
-                s = value
-        if ref is None:
-            raise Unsupported("cellule sans référence")
-        where = _REF.match(ref.decode())
-        if where is None:
-            raise Unsupported(f"référence de cellule {ref!r}")
-        row, column = int(where.group(2)), _column(where.group(1))
-        if not _in(areas, column, row):
-            continue
-        cell = _read_cell(row, column, int(s) if s else 0, (t or b"n").decode(), inner, context)
-        if cell is not None:
-            found.append(cell)
-    return found
-
-
-def _read_cell(row: int, column: int, style: int, kind: str, inner: bytes, context) -> ReadCell | None:
-    if inner and _FORMULA.search(inner):
-        raw = _VALUE.search(inner)
-        cached = _value(kind, raw.group(1) if raw else None, style, *context)[0]
-        formula = _FORMULA.search(inner)
-        return ReadCell(row, column, "=" + _text(formula.group(1) if formula else b""), "f", cached)
+def _cell(row: int, column: int, style: int, kind: str, text: str, formula: str | None, inline: str | None,
+          context: _Context) -> ReadCell | None:
+    """A cell read: its value from ``text`` (a ``<v>``), its formula's (``None``: none) or its inline text
+    (``None``: no ``<is>``)."""
+    if formula is not None:
+        return ReadCell(row, column, "=" + formula, "f", _value(kind, text, style, context)[0])
     if kind == "inlineStr":
-        return ReadCell(row, column, _rich(inner), "s") if inner else None
-    raw = _VALUE.search(inner) if inner else None
-    value, data_type = _value(kind, raw.group(1) if raw else None, style, *context)
+        return None if inline is None else ReadCell(row, column, inline, "s")
+    value, data_type = _value(kind, text, style, context)
     return None if value is None else ReadCell(row, column, value, data_type)
 
 
-def _value(kind: str, raw: bytes | None, style: int, strings, date_styles, delta_styles,
-           epoch) -> tuple[object, str]:
-    text = _text(raw) if raw else ""
+def _value(kind: str, text: str, style: int, context: _Context) -> tuple[object, str]:
     if not text:
         return None, "s" if kind in ("s", "str") else kind
     if kind == "n":
         number = _number(text)
-        if style in date_styles:
+        if style in context.dates:
             try:
-                return from_excel(number, epoch, timedelta=style in delta_styles), "d"
+                return from_excel(number, context.epoch, timedelta=style in context.durations), "d"
             except (OverflowError, ValueError):
                 return "#VALUE!", "e"
         return number, "n"
     if kind == "s":
-        return strings[int(text)], "s"
+        index = _number(text)
+        if not isinstance(index, int) or not 0 <= index < len(context.strings):
+            raise BadCell(f"la chaîne partagée n° {text[:40]} n'existe pas")
+        return context.strings[index], "s"
     if kind == "b":
-        return bool(int(text)), "b"
+        number = _number(text)
+        if not isinstance(number, int):
+            raise BadCell(f"« {text[:40]} » n'est pas une valeur logique")
+        return bool(number), "b"
     if kind == "str":
         return text, "s"
     if kind == "d":
-        return from_ISO8601(text), "d"
+        try:
+            return from_ISO8601(text), "d"
+        except (ValueError, OverflowError):
+            raise BadCell(f"« {text[:40]} » n'est pas une date") from None
     return text, kind
 
 
@@ -226,3 +240,116 @@ def _unprefixed(xml: bytes, root: bytes) -> bool:
 def _in(areas: list[tuple[int, int, int, int]], column: int, row: int) -> bool:
     return any(a[0] <= column <= a[2] and a[1] <= row <= a[3] for a in areas)
 
+
+# --- the exact reader ------------------------------------------------------------------------------------
+
+
+def _read_exactly(xml: bytes, areas: list[tuple[int, int, int, int]], context: _Context) -> list[ReadCell]:
+    """The cells in ``areas``, read by an XML parser: any prefix, attribute order or quoting, CDATA, entities."""
+    reader = _Exact(areas, context)
+    parser = expat.ParserCreate(namespace_separator=" ")
+    parser.buffer_text = True
+    parser.StartElementHandler = reader.start
+    parser.EndElementHandler = reader.end
+    parser.CharacterDataHandler = reader.text
+    try:
+        parser.Parse(xml, True)
+    except expat.ExpatError as exc:  # checked whole before (safe.well_formed): only a part read without it
+        raise BadCell(f"XML invalide, ligne {exc.lineno}") from None
+    return reader.found
+
+
+class _Exact:
+    """expat's handlers gathering the cells of a sheet: each ``<c>`` with its ``<v>``, ``<f>`` and inline
+    text (phonetic guides left out)."""
+
+    def __init__(self, areas: list[tuple[int, int, int, int]], context: _Context):
+        self.areas, self.context = areas, context
+        self.found: list[ReadCell] = []
+        self.cell: tuple[int, int, int, str] | None = None  # row, column, style, type of the cell being read
+        self.value: list[str] = []
+        self.formula: list[str] | None = None  # None: no <f>
+        self.inline: list[str] | None = None  # None: no <is>
+        self.capture: list[str] | None = None
+        self.phonetic = 0
+        self.row = self.column = 0  # where a cell without reference goes
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        uri, _, local = name.rpartition(" ")
+        if uri != MAIN:
+            return
+        if local == "c":
+            self._open_cell(attrs)
+        elif local == "row":
+            self._open_row(attrs)
+        elif self.cell is None:
+            return
+        elif local == "rPh":
+            self.phonetic += 1
+        elif local == "v":
+            self.capture = self.value
+        elif local == "f":
+            self.capture = self.formula = []
+        elif local == "is":
+            self.inline = []
+        elif local == "t" and not self.phonetic and self.inline is not None:
+            self.capture = self.inline
+
+    def _open_row(self, attrs: dict[str, str]) -> None:
+        """A row: its number, or the one after the previous row's (as openpyxl numbers rows without one)."""
+        number = attrs.get("r")
+        if number is None:
+            self.row += 1
+        else:
+            try:
+                value = float(number)
+            except ValueError:
+                raise BadCell(f"une ligne a pour numéro « {number[:20]} »") from None
+            if not value.is_integer():
+                raise BadCell(f"une ligne a pour numéro « {number[:20]} »")
+            self.row = int(value)
+        self.column = 0
+
+    def _open_cell(self, attrs: dict[str, str]) -> None:
+        ref = attrs.get("r")
+        if not ref:  # placed after the previous cell of its row, as openpyxl places it
+            self.column += 1
+            row, column = self.row, self.column
+        else:
+            where = _REF.match(ref)
+            if where is None:
+                raise BadCell(f"une cellule a pour référence « {ref[:20]} »")
+            row, column = int(where.group(2)), _column(where.group(1))
+            self.column = column
+        style = attrs.get("s", "0").strip() or "0"
+        if not style.isdigit():
+            raise BadCell(f"une cellule (ligne {row}) a pour style « {style[:20]} »")
+        self.cell = (row, column, int(style), attrs.get("t", "n"))
+        self.value, self.formula, self.inline, self.capture, self.phonetic = [], None, None, None, 0
+
+    def text(self, data: str) -> None:
+        if self.capture is not None:
+            self.capture.append(data)
+
+    def end(self, name: str) -> None:
+        uri, _, local = name.rpartition(" ")
+        if uri != MAIN or self.cell is None:
+            return
+        if local == "rPh":
+            self.phonetic -= 1
+        elif local in ("v", "f", "t"):
+            self.capture = None
+        elif local == "c":
+            self._close_cell()
+
+    def _close_cell(self) -> None:
+        assert self.cell is not None
+        row, column, style, kind = self.cell
+        self.cell = None
+        if not _in(self.areas, column, row):
+            return
+        formula = None if self.formula is None else "".join(self.formula)
+        inline = None if self.inline is None else "".join(self.inline)
+        cell = _cell(row, column, style, kind, "".join(self.value), formula, inline, self.context)
+        if cell is not None:
+            self.found.append(cell)

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import contextlib
-import zipfile
+import os
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+from xml.etree.ElementTree import Element, ParseError
 
+from defusedxml import DefusedXmlException
 from defusedxml import ElementTree as SafeET
 from openpyxl.utils import range_boundaries
 
-from .ooxml import _SHEET_KINDS, MAIN, OFFICE_RELS, Unsupported, rels_part, resolve
+from ..rules.errors import WorkbookError
+from .ooxml import _SHEET_KINDS, MAIN, OFFICE_RELS, rels_part, resolve
+
+if TYPE_CHECKING:
+    from .safe import Opened
 
 
 @dataclass
@@ -48,30 +53,52 @@ class TableInfo:
 
 
 class Package:
-    """The parts of a workbook as its zip holds them, and the map of its sheets and tables."""
+    """The parts of a workbook as its zip holds them, and the map of its sheets and tables.
 
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self.zip = zipfile.ZipFile(self.path)
-        self.infos = self.zip.infolist()
-        self.names = {info.filename for info in self.infos}
+    It reads through the guarded reader (:class:`.safe.Opened`), which checked every part first; a map that does
+    not hold (a sheet without its part, an id or a range that is no number or no range) is a damaged file: one
+    sentence (:class:`WorkbookError`)."""
+
+    def __init__(self, source: Opened | str | os.PathLike[str]):
+        if not hasattr(source, "handle"):
+            from .safe import Opened  # a path: opened (and checked) here
+
+            source = Opened(source)
+        self.source_file: Opened = source  # type: ignore[assignment]
+        self.path = self.source_file.path
+        self.infos = self.source_file.infos
+        self.names = self.source_file.names
         self._rels: dict[str, list[Rel]] = {}
         roots = [r for r in self.rels("") if r.type.endswith("/officeDocument")]
         self.workbook = roots[0].part if roots else "xl/workbook.xml"
+        if self.workbook not in self.names:
+            raise self.damaged(f"il manque sa partie principale {self.workbook}")
         self.sheets = self._sheets()
         self.tables: dict[str, list[TableInfo]] = {s.name: self._tables(s) for s in self.sheets}
 
+    def damaged(self, what: str) -> WorkbookError:
+        return WorkbookError(f"{self.source_file.name} est endommagé et ne peut pas être lu ({what}) : ouvrez-le "
+                             "dans votre tableur, enregistrez-le sous un autre nom, puis relancez.")
+
     def close(self) -> None:
-        self.zip.close()
+        self.source_file.close()
 
     @contextlib.contextmanager
     def source(self) -> Iterator[BinaryIO]:
-        """The package's file, to copy members' raw bytes from."""
-        with open(self.path, "rb") as handle:
-            yield handle
+        """The package's file as it was read, to copy members' raw bytes from."""
+        yield self.source_file.handle
 
     def read(self, part: str) -> bytes:
-        return self.zip.read(part)
+        return self.source_file.read(part)
+
+    def xml(self, part: str) -> Element:
+        """A part parsed (safely: the guarded reader refused document types already); one that is not
+        well-formed XML is a damaged file."""
+        try:
+            root: Element = SafeET.fromstring(self.read(part))
+        except (ParseError, DefusedXmlException):
+            raise self.damaged(f"XML invalide dans {part}") from None
+        return root
 
     def rels(self, part: str) -> list[Rel]:
         """The relationships of ``part`` ('' for the package's own)."""
@@ -79,7 +106,7 @@ class Package:
             name = "_rels/.rels" if part == "" else rels_part(part)
             rels = []
             if name in self.names:
-                for node in SafeET.fromstring(self.read(name)):
+                for node in self.xml(name):
                     external = node.get("TargetMode") == "External"
                     target = node.get("Target", "")
                     rels.append(Rel(node.get("Id", ""), node.get("Type", ""), target, external,
@@ -88,25 +115,32 @@ class Package:
         return self._rels[part]
 
     def _sheets(self) -> list[SheetInfo]:
-        book = SafeET.fromstring(self.read(self.workbook))
         by_id = {r.id: r for r in self.rels(self.workbook)}
         sheets = []
-        for index, node in enumerate(book.iter(f"{{{MAIN}}}sheet")):
-            rid = node.get(f"{{{OFFICE_RELS}}}id", "")
-            rel = by_id.get(rid)
-            if rel is None:
-                raise Unsupported(f"feuille « {node.get('name')} » sans partie")
+        for index, node in enumerate(self.xml(self.workbook).iter(f"{{{MAIN}}}sheet")):
+            name = node.get("name", "")
+            rel = by_id.get(node.get(f"{{{OFFICE_RELS}}}id", ""))
+            if rel is None or rel.part not in self.names:
+                raise self.damaged(f"la feuille « {name} » n'a pas de partie")
             kind = next((k.strip("/") for k in _SHEET_KINDS if rel.type.endswith(k)), "other")
-            sheets.append(SheetInfo(node.get("name", ""), int(node.get("sheetId", "0")), rid, rel.part, kind, index))
+            sheet_id = _number(node.get("sheetId"))
+            if sheet_id is None:
+                raise self.damaged(f"la feuille « {name} » a pour numéro « {node.get('sheetId')} »")
+            sheets.append(SheetInfo(name, sheet_id, rel.id, rel.part, kind, index))
         return sheets
 
     def _tables(self, sheet: SheetInfo) -> list[TableInfo]:
         tables = []
         for rel in self.rels(sheet.part):
             if rel.type.endswith("/table") and rel.part in self.names:
-                node = SafeET.fromstring(self.read(rel.part))
-                tables.append(TableInfo(node.get("displayName") or node.get("name", ""), node.get("ref", ""),
-                                        int(node.get("id", "0")), rel.part, sheet.name))
+                node = self.xml(rel.part)
+                name, ref = node.get("displayName") or node.get("name") or "", node.get("ref", "")
+                table_id = _number(node.get("id"))
+                if table_id is None:
+                    raise self.damaged(f"la table « {name} » ({rel.part}) a pour numéro « {node.get('id')} »")
+                if not _is_range(ref):
+                    raise self.damaged(f"la table « {name} » ({rel.part}) a pour plage « {ref} », qui n'en est pas une")
+                tables.append(TableInfo(name, ref, table_id, rel.part, sheet.name))
         return tables
 
     def table(self, name: str) -> TableInfo | None:
@@ -129,3 +163,19 @@ class Package:
             todo += [r.part for r in self.rels(part) if not r.external]
         return seen
 
+
+
+def _number(text: str | None) -> int | None:
+    """An id as the file writes it (digits), else None."""
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and len(text) <= 10 else None
+
+
+def _is_range(ref: str) -> bool:
+    """Whether ``ref`` is a range of cells within a sheet's bounds (A1 to XFD1048576)."""
+    try:
+        min_col, min_row, max_col, max_row = range_boundaries(ref)
+    except (ValueError, TypeError):
+        return False
+    return None not in (min_col, min_row, max_col, max_row) and 1 <= min_col <= max_col <= 16384 \
+        and 1 <= min_row <= max_row <= 1048576

@@ -85,8 +85,9 @@ _KINDS = {"comments": "des commentaires", "threadedComment": "des commentaires (
 def _check_ownable(package: Package, the_plan: Plan) -> None:
     for sheet in the_plan.sheets:
         if sheet.kind != "worksheet":
-            raise Unsupported(f"« {sheet.name} » n'est pas une feuille de calcul")
+            raise Unsupported(f"la feuille « {sheet.name} » n'est pas une feuille de calcul (graphique, macros...)")
         for rel in package.rels(sheet.part):
             if not rel.type.endswith(_OWNABLE):
                 kind = rel.type.rsplit("/", 1)[-1]
-                raise Unsupported(f"« {sheet.name} » contient {_KINDS.get(kind, f'des parties « {kind} »')}")
+                raise Unsupported(f"la feuille « {sheet.name} », réécrite par le remplissage, contient "
+                                  f"{_KINDS.get(kind, f'des éléments « {kind} »')}")

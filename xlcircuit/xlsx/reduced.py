@@ -9,13 +9,12 @@ import io
 import re
 import zipfile
 
-import openpyxl
 from defusedxml import ElementTree as SafeET
 from openpyxl.cell.read_only import ReadOnlyCell
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
-from .cells import _CELL, _sheet_data, _unprefixed, read_cells, shared_strings
+from .cells import _CELL, BadCell, _sheet_data, _unprefixed, read_cells, shared_strings
 from .ooxml import (
     _P,
     _SHEET_KINDS,
@@ -31,6 +30,7 @@ from .ooxml import (
 from .package import Package, SheetInfo
 from .parts.relationships import relationships_xml
 from .plan import Plan, _check_ownable
+from .safe import load_workbook, well_formed
 
 _STUB = (f'<worksheet xmlns="{MAIN}" xmlns:r="{OFFICE_RELS}"><sheetData/>{{tables}}</worksheet>')
 _WORKBOOK_DROPS = [re.compile(rb"<" + _P + name + rb"\b[^>]*?(?:/>|>.*?</" + _P + name + rb">)", re.S)
@@ -93,17 +93,17 @@ def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> t
     Rows keep their attributes (heights). A block of rows holding only cells of one area loses them at
     C speed; the rest is looked at row by row."""
     if not _unprefixed(xml, b"worksheet"):
-        raise Unsupported("préfixes XML")
+        raise Unsupported("ses cellules sont écrites avec des préfixes XML")
     span = _sheet_data(xml)
     if span is None or span[0] == span[1]:
         return xml, False
     data = xml[span[0]:span[1]]
     if data.count(b"<c") != data.count(b'<c r="'):  # no other element of sheetData starts with c
-        raise Unsupported("cellule sans référence en tête")
+        raise Unsupported("une de ses cellules n'a pas sa référence en tête")
     if areas is None:
         return xml[:span[0]] + _emptied_rows(data) + xml[span[1]:], False
     if data.count(b"<row") != data.count(b'<row r="'):
-        raise Unsupported("ligne sans numéro en tête")
+        raise Unsupported("une de ses lignes n'a pas son numéro en tête")
     rows = _RowFinder(data)
     pieces, cursor, others = [], 0, False
     for area in sorted(areas, key=lambda a: a[1]):
@@ -111,7 +111,7 @@ def _strip_cells(xml: bytes, areas: list[tuple[int, int, int, int]] | None) -> t
         if begin >= end:
             continue
         if begin < cursor:
-            raise Unsupported("tables sur les mêmes lignes")
+            raise Unsupported("deux tables y partagent des lignes")
         outside = data[cursor:begin]
         others = others or _has_content(outside)
         pieces.append(outside)
@@ -203,10 +203,13 @@ def reduced_copy(the_plan: Plan) -> tuple[bytes, dict[str, bool]]:
 
         _reduced_book(package, put)
         for sheet in package.sheets:
-            if sheet.name in the_plan.owned:
-                foreign[sheet.name] = _reduced_owned_sheet(package, sheet, the_plan.owned[sheet.name], put)
-            else:
-                _reduced_stub_sheet(package, sheet, put)
+            try:
+                if sheet.name in the_plan.owned:
+                    foreign[sheet.name] = _reduced_owned_sheet(package, sheet, the_plan.owned[sheet.name], put)
+                else:
+                    _reduced_stub_sheet(package, sheet, put)
+            except Unsupported as exc:
+                raise Unsupported(f"la feuille « {sheet.name} » : {exc}") from None
     return out.getvalue(), foreign
 
 
@@ -281,6 +284,7 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         if sheet.name in the_plan.owned or not tables or sheet.name not in wb.sheetnames:
             continue
         xml = package.read(sheet.part)
+        well_formed(package.source_file, sheet.part, xml)  # the fast reader reads only what a parser reads whole
         if strings is None and (b't="s"' in xml or b"t='s'" in xml):
             strings = shared_strings(package)
         # A table's columns down to the sheet's end: rows typed under it are taken in, or said (tables.read_table).
@@ -288,7 +292,11 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         ws = wb[sheet.name]
         cells = ws._cells
         new = object.__new__
-        for found in read_cells(xml, areas, strings or [], wb):
+        try:
+            found_cells = read_cells(xml, areas, strings or [], wb)
+        except BadCell as exc:
+            raise package.damaged(f"feuille « {sheet.name} » : {exc}") from None
+        for found in found_cells:
             # Read-only cells (the stub sheets are read, never written back), their slots set here: the
             # constructor's calls cost as much as the reading.
             cell = cells[found.row, found.column] = new(ReadOnlyCell)
@@ -302,10 +310,6 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
 def open_for_fill(the_plan: Plan) -> tuple[Workbook, dict, dict[str, bool]]:
     """openpyxl's model of what a fill needs: the owned sheets, the stubs with their tables and input cells."""
     data, foreign = reduced_copy(the_plan)
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        wb = openpyxl.load_workbook(io.BytesIO(data))
+    wb = load_workbook(the_plan.package.source_file, io.BytesIO(data))
     return wb, fill_inputs(the_plan, wb), foreign
 

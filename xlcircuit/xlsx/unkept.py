@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
-import zipfile
 from dataclasses import dataclass
 
-from .ooxml import _xml
+from .package import Package
 
 #: Parts and markers of what openpyxl cannot keep when it saves, with their French names.
 _LOST_PARTS = {
@@ -49,55 +47,26 @@ def _find_markers(data: bytes, found: set[str]) -> None:
             found.add(label)
 
 
-def _sheet_names(name: str, archive: zipfile.ZipFile) -> dict[str, str]:
-    """Part name of each worksheet -> the sheet's name."""
-    try:
-        book = _xml(name, archive, "xl/workbook.xml")
-        rels = _xml(name, archive, "xl/_rels/workbook.xml.rels")
-    except KeyError:
-        return {}
-    targets = {r.get("Id"): r.get("Target", "") for r in rels}
-    sheets = {}
-    for sheet in book.iter("{http://schemas.openxmlformats.org/spreadsheetml/2006/main}sheet"):
-        rid = sheet.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id")
-        sheets[_part("xl", targets.get(rid, ""))] = sheet.get("name", "?")
-    return sheets
-
-
-def _part(folder: str, target: str) -> str:
-    """The part a relationship's target names: absolute (``/xl/...``) or relative to ``folder``."""
-    if target.startswith("/"):
-        return target.lstrip("/")
-    return posixpath.normpath(posixpath.join(folder, target))
-
-
-def _lost_features(name: str, archive: zipfile.ZipFile, names: set[str], markers: dict[str, set[str]]) -> list[Unkept]:
-    """What openpyxl would drop: parts it does not know, the sheets' ``markers`` (found by :func:`_check_counts`),
+def lost_features(package: Package, markers: dict[str, set[str]]) -> list[Unkept]:
+    """What openpyxl would drop: parts it does not know, the sheets' ``markers`` (found as the file was checked),
     shapes in their drawings."""
+    names = package.names
     lost = {label for prefix, label in _LOST_PARTS.items() if any(n.startswith(prefix) for n in names)}
     found = [Unkept(label) for label in sorted(lost)]
-    sheets = _sheet_names(name, archive)
-    for part, sheet in sheets.items():
-        if part not in names:
+    for sheet in package.sheets:
+        if sheet.part not in names:
             continue
-        labels = markers.get(part)
-        if labels is None:  # a sheet outside xl/worksheets/, not looked at by the count
-            labels = set()
-            _find_markers(archive.read(part), labels)
+        labels = markers.get(sheet.part, set())
         for label in _LOST_IN_SHEETS.values():
             if label in labels:
                 ranges = () if label != CONDITIONAL_FORMAT_EXTENSIONS else tuple(
-                    r.decode() for refs in _EXTENSION_RANGES.findall(archive.read(part)) for r in refs.split())
-                found.append(Unkept(label, sheet, ranges))
-        rels = posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
-        if rels not in names:
-            continue
-        for target in _xml(name, archive, rels):
-            drawing = _part(posixpath.dirname(part), target.get("Target", ""))
-            if drawing.startswith("xl/drawings/") and drawing in names:
-                tags = {element.tag for element in _xml(name, archive, drawing).iter()}
+                    r.decode() for refs in _EXTENSION_RANGES.findall(package.read(sheet.part)) for r in refs.split())
+                found.append(Unkept(label, sheet.name, ranges))
+        for rel in package.rels(sheet.part):
+            if rel.type.endswith("/drawing") and rel.part in names:
+                tags = {element.tag for element in package.xml(rel.part).iter()}
                 shapes = sorted({label for tag, label in _LOST_IN_DRAWINGS.items() if tag in tags})
-                found += [Unkept(label, sheet) for label in shapes]
+                found += [Unkept(label, sheet.name) for label in shapes]
     return found
 
 

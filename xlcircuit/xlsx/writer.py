@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from openpyxl.cell._writer import etree_write_cell
+from openpyxl.cell.cell import MergedCell
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import to_excel
 from openpyxl.worksheet._writer import WorksheetWriter
@@ -33,15 +34,10 @@ class _SheetWriter(WorksheetWriter):
     def sheet_data(self) -> Iterator[bytes]:
         """The sheet's <sheetData>, encoded in chunks of a few thousand rows, each made when asked for."""
         ws = self.ws
-        add_style = ws.parent._cell_styles.add
-        epoch = ws.parent.epoch
         dims = ws.row_dimensions
         rows = self._rows()
+        context = _Context(ws, self.strings)
         out = ["<sheetData>"]
-        letters: dict[int, str] = {}
-        styles: dict[bytes, str] = {}
-        shared = self.strings
-        texts: dict[str, str] = {}  # a text -> what follows <c r=".." s=".."> for it (a season repeats its names)
         for row in sorted(rows):
             dim = dims.get(row)
             attrs = "".join(f" {k}={quoteattr(v)}" for k, v in dim) if dim is not None else ""
@@ -49,31 +45,7 @@ class _SheetWriter(WorksheetWriter):
             cells = rows[row]
             if len(cells) > 1:
                 cells.sort(key=_first)
-            for column, cell in cells:
-                style = cell._style
-                s = "" if style is None else _style_attribute(style, styles, add_style)
-                value = cell._value
-                if value is None and not s:
-                    continue
-                letter = letters.get(column)
-                if letter is None:
-                    letter = letters[column] = get_column_letter(column)
-                ref = f"{letter}{row}"
-                kind = value.__class__
-                # Text and numbers, most of a season's cells, inline; anything else by _cell_xml.
-                if cell._hyperlink is not None or cell._comment is not None:
-                    out.append(_cell_xml(ws, cell, ref, s, epoch))
-                elif kind is str and cell.data_type == "s":
-                    tail = texts.get(value)
-                    if tail is None:
-                        tail = texts[value] = _text_tail(value, shared)
-                    out.append(f'<c r="{ref}"{s}{tail}')
-                elif kind is float and cell.data_type == "n" and -1e300 < value < 1e300:
-                    out.append(f'<c r="{ref}"{s} t="n"><v>{value:.16g}</v></c>')
-                elif kind is int and cell.data_type == "n" and -10**15 < value < 10**15:
-                    out.append(f'<c r="{ref}"{s} t="n"><v>{value}</v></c>')
-                else:
-                    out.append(_cell_xml(ws, cell, ref, s, epoch))
+            _cells_xml(out, row, cells, context)
             out.append("</row>")
             if len(out) > 4_000:  # a season's sheet is tens of MB: never whole in memory
                 yield "".join(out).encode()
@@ -95,19 +67,69 @@ class _SheetWriter(WorksheetWriter):
         """The sheet's XML in pieces: its head and tail made now, its cells as the pieces are written into
         the zip one after the other."""
         ws = self.ws
-        # The tail lists the cells' links (openpyxl gathers them as it writes the cells): gathered first.
-        linked = sorted((key, cell) for key, cell in ws._cells.items() if cell._hyperlink is not None)
-        ws._hyperlinks = [cell.hyperlink for _, cell in linked]  # (emptied by __init__)
         try:
+            # The tail lists the cells' links (openpyxl gathers them as it writes the cells): gathered first.
+            linked = sorted((key, cell) for key, cell in ws._cells.items() if cell.hyperlink is not None)
+            ws._hyperlinks = [cell.hyperlink for _, cell in linked]  # (emptied by __init__)
             self.write()
         finally:
-            self.close()  # also when interrupted: an open stream would write to its buffer once that is gone
+            # Also when anything fails: the stream openpyxl opened when this writer was made would otherwise
+            # write to its buffer once that is gone.
+            self.close()
         xml = self.read()
         pieces = self.PLACEHOLDER.split(xml)
         if len(pieces) != 2:
-            raise Unsupported("écriture de la feuille")
+            raise Unsupported(f"openpyxl a écrit la feuille « {ws.title} » d'une façon inattendue")
         head, tail = pieces
         return itertools.chain([head], self.sheet_data(), [tail])
+
+
+class _Context:
+    """What writing a sheet's cells needs at hand: its workbook's style list, its epoch, and the column letters
+    and style attributes met so far."""
+
+    __slots__ = ("add_style", "epoch", "letters", "strings", "styles", "texts", "ws")
+
+    def __init__(self, ws: Worksheet, strings: dict[str, int]):
+        self.ws = ws
+        self.strings = strings  # the package's plain shared strings, by text
+        self.texts: dict[str, str] = {}  # a text -> what follows <c r=".." s=".."> for it (names repeat)
+        self.add_style = ws.parent._cell_styles.add
+        self.epoch = ws.parent.epoch
+        self.letters: dict[int, str] = {}
+        self.styles: dict[bytes, str] = {}
+
+
+def _cells_xml(out: list[str], row: int, cells: list, context: _Context) -> None:
+    """The cells of a row, appended to ``out``: text and numbers, most of a season's cells, inline; anything
+    else by :func:`_cell_xml`."""
+    letters, texts = context.letters, context.texts
+    for column, cell in cells:
+        style = cell._style
+        s = "" if style is None else _style_attribute(style, context.styles, context.add_style)
+        value = cell._value
+        if value is None and not s:
+            continue
+        letter = letters.get(column)
+        if letter is None:
+            letter = letters[column] = get_column_letter(column)
+        ref = f"{letter}{row}"
+        kind = value.__class__
+        if cell.__class__ is MergedCell:  # covered by a merged range: its style only
+            out.append(f'<c r="{ref}"{s}/>')
+        elif cell._hyperlink is not None or cell._comment is not None:
+            out.append(_cell_xml(context.ws, cell, ref, s, context.epoch))
+        elif kind is str and cell.data_type == "s":
+            tail = texts.get(value)
+            if tail is None:
+                tail = texts[value] = _text_tail(value, context.strings)
+            out.append(f'<c r="{ref}"{s}{tail}')
+        elif kind is float and cell.data_type == "n" and -1e300 < value < 1e300:
+            out.append(f'<c r="{ref}"{s} t="n"><v>{value:.16g}</v></c>')
+        elif kind is int and cell.data_type == "n" and -10**15 < value < 10**15:
+            out.append(f'<c r="{ref}"{s} t="n"><v>{value}</v></c>')
+        else:
+            out.append(_cell_xml(context.ws, cell, ref, s, context.epoch))
 
 
 def _first(item: tuple) -> int:
