@@ -185,7 +185,9 @@ def test_features_openpyxl_cannot_keep_are_named_and_kept_by_the_fill(tmp_path, 
 
     rich = rezip(small_season, tmp_path / "riche.xlsx", change)
     with zipfile.ZipFile(rich, "a") as archive:
-        archive.writestr("xl/ctrlProps/ctrlProp1.xml", '<formControlPr objectType="CheckBox"/>')
+        archive.writestr("xl/ctrlProps/ctrlProp1.xml",  # in its namespace, as Excel writes it
+                         '<formControlPr xmlns="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main" '
+                         'objectType="CheckBox"/>')
     before = digest(rich)
     book = Book(rich)
     assert sorted(map(str, book.unkept)) == sorted([

@@ -544,7 +544,7 @@ def _curves(wb: Workbook, points_sheet: Worksheet, points: Output, standings_she
         ws.row_breaks.append(Break(id=row - 1))
     for i, (name, index, classified, values) in enumerate(shown):
         first, last = min_row + 1 + index, min_row + index + classified
-        chart = ScatterChart()
+        chart = ScatterChart(scatterStyle="lineMarker")  # required by the schema: Excel repairs a chart without it
         chart.title = f"{name} ({classified} classés)"
         chart.style = 13
         chart.legend = None

@@ -7,6 +7,7 @@ import datetime as dt
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
+from copy import copy
 
 from openpyxl.cell.cell import Cell
 from openpyxl.formatting.rule import DataBarRule
@@ -14,6 +15,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.styles.fonts import DEFAULT_FONT
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.dimensions import ColumnDimension
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .cells import put
@@ -119,7 +121,54 @@ def column_points(width: float | None) -> float:
 
 
 def _width(ws: Worksheet, min_col: int, max_col: int) -> float:
-    return sum(column_points(ws.column_dimensions[get_column_letter(c)].width) for c in range(min_col, max_col + 1))
+    return sum(column_points(column_width(ws, c)) for c in range(min_col, max_col + 1))
+
+
+# --- column widths: Excel and LibreOffice save identical adjacent columns as one <col min max> range ---
+
+
+def _covering(ws: Worksheet, col: int) -> ColumnDimension | None:
+    """The column dimension that covers column ``col``: its own, or a range's (None: the sheet's default)."""
+    dims = ws.column_dimensions
+    own = dict.get(dims, get_column_letter(col))  # dict.get: the mapping's [] would create one
+    if own is not None and (own.min is None or own.max is None or own.min <= col <= own.max):
+        return own
+    return next((d for d in dict.values(dims) if d.min is not None and d.max is not None and d.min <= col <= d.max),
+                None)
+
+
+def column_width(ws: Worksheet, col: int) -> float | None:
+    """The width the sheet gives column ``col`` (None: the default), read without adding a dimension."""
+    dim = _covering(ws, col)
+    return dim.width if dim is not None and dim.customWidth else None
+
+
+def set_column_width(ws: Worksheet, col: int, width: float) -> None:
+    """Give column ``col`` its own width. A range of columns it belongs to is split around it (its other
+    columns keep their look), never overlapped by a second ``<col>``: Excel repairs overlapping ranges."""
+    dim = _covering(ws, col)
+    if dim is None or dim.min is None or dim.max is None or dim.min == dim.max:
+        (dim if dim is not None else ws.column_dimensions[get_column_letter(col)]).width = width
+        return
+    low, high = dim.min, dim.max
+    if col < high:
+        _column_piece(ws, dim, col + 1, high)
+    if col > low:
+        dim.max = col - 1
+        dim = _column_piece(ws, dim, col, col)
+    else:
+        dim.max = col
+    dim.width = width
+
+
+def _column_piece(ws: Worksheet, dim: ColumnDimension, low: int, high: int) -> ColumnDimension:
+    """A new dimension over columns ``low``..``high`` with the look of ``dim``."""
+    letter = get_column_letter(low)
+    piece = ColumnDimension(ws, index=letter, width=dim.width, bestFit=dim.bestFit, hidden=dim.hidden,
+                            outlineLevel=dim.outlineLevel, collapsed=dim.collapsed, min=low, max=high)
+    piece._style = copy(dim._style)
+    ws.column_dimensions[letter] = piece
+    return piece
 
 
 def fits(ws: Worksheet, min_col: int, max_col: int, scale: float, orientation: str = "landscape") -> bool:
@@ -150,15 +199,15 @@ def print_readable(ws: Worksheet, header_row: int, min_col: int, max_col: int, r
     ws.page_setup.scale = print_scale(ws, min_col, max_col, orientation)
     if repeat_columns and not fits(ws, min_col, max_col, ws.page_setup.scale, orientation):
         ws.print_title_cols = f"{get_column_letter(min_col)}:{get_column_letter(min_col + repeat_columns - 1)}"
-    else:  # one page wide: repeated columns would only print pages of them alone
-        ws.print_title_cols = None
+    else:  # one page wide: repeated columns would only print pages of them alone (an earlier fill's go)
+        ws._print_cols = None  # openpyxl's setter ignores None
 
 
 def _columns_for(ws: Worksheet, min_col: int, characters: int) -> int:
     """The last column a text of ``characters`` written in ``min_col`` spills over to."""
     col, room = min_col, 0.0
     while True:
-        room += ws.column_dimensions[get_column_letter(col)].width or 8.43
+        room += column_width(ws, col) or 8.43
         if room >= characters * TEXT_WIDTH:
             return col
         col += 1
@@ -226,7 +275,7 @@ def fit_widths(ws: Worksheet, output: Output, min_col: int, min_row: int) -> Non
         words = column.header.split()
         header = max(max((len(w) for w in words), default=1), -(-len(column.header) // 3))
         width = min(MAX_WIDTH, max(content, header, 4) + 2)
-        ws.column_dimensions[get_column_letter(min_col + offset)].width = width
+        set_column_width(ws, min_col + offset, width)
         lines = max(lines, _wrapped_lines(words, width - 1))
         if content > MAX_WIDTH - 2:
             long = [ws.cell(min_row + 1 + index, min_col + offset) for index, value in enumerate(by_column[offset])

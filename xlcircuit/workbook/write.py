@@ -19,7 +19,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..rules.errors import Problem, WorkbookProblems
 from .cells import clean_text, put
-from .layout import HEADER_HEIGHT, TITLE_ROWS, clear_notes, print_one_page_wide, style_output
+from .layout import HEADER_HEIGHT, TITLE_ROWS, clear_notes, column_width, print_one_page_wide, set_column_width, style_output
 from .read import MAX_COLUMN, MAX_ROW, bounds, cells_in, find_table, inside, overlap, table_key
 from .spec import Column, Output, Problems, TableSpec
 
@@ -172,9 +172,8 @@ def _frame_table(ws: Worksheet, table: Table | None, spec: TableSpec, columns: S
     table.sortState = None
     table.tableColumns = [TableColumn(id=i, name=c.header) for i, c in enumerate(columns, start=1)]
     for offset, column in enumerate(columns):
-        letter = get_column_letter(min_col + offset)
-        if letter not in ws.column_dimensions:  # a width the organiser set is kept
-            ws.column_dimensions[letter].width = column.width
+        if column_width(ws, min_col + offset) is None:  # a width the organiser set is kept
+            set_column_width(ws, min_col + offset, column.width)
 
 
 def write_outputs(wb: Workbook, outputs: Sequence[Output]) -> list[Worksheet]:

@@ -5,6 +5,7 @@ the package as it is.
 What the rings outside use is imported from here; the modules behind it are the engine's own business.
 """
 
+from . import excel_forms  # noqa: F401  # openpyxl's serialisers set to Excel's forms, for every save
 from .book import Book, mark_federation, paused_gc
 from .files import save_atomic
 from .plan import Owned

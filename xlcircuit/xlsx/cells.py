@@ -72,6 +72,23 @@ def shared_strings(package: Package) -> list[str]:
     return [_rich(item) for item in _STRING_ITEM.findall(package.read(parts[0]))]
 
 
+_PLAIN_ITEM = re.compile(rb'<t(?: xml:space="preserve")?>([^<]*)</t>')
+
+
+def plain_shared_strings(package: Package) -> dict[str, int]:
+    """The shared strings that are plain text (one run, no format, no phonetic guide), by text: a cell of that
+    text can point to one instead of holding its own copy, as Excel writes it, the part left as it is."""
+    parts = [r.part for r in package.rels(package.workbook) if r.type.endswith("/sharedStrings")]
+    if not parts or parts[0] not in package.names:
+        return {}
+    found: dict[str, int] = {}
+    for index, item in enumerate(_STRING_ITEM.findall(package.read(parts[0]))):
+        plain = _PLAIN_ITEM.fullmatch(item) if item else None
+        if plain is not None and plain.group(1):
+            found.setdefault(_text(plain.group(1)), index)
+    return found
+
+
 def _number(text: str) -> int | float:
     try:
         if "." in text or "E" in text or "e" in text:

@@ -73,12 +73,21 @@ def plan(package: Package, owned: Owned) -> Plan:
 _OWNABLE = ("/table", "/drawing", "/hyperlink", "/printerSettings")
 
 
+#: What else a sheet may point to, as the organiser knows it: the reason of a full rewrite, said in French.
+_KINDS = {"comments": "des commentaires", "threadedComment": "des commentaires (fils de discussion)",
+          "vmlDrawing": "des commentaires ou des contrôles (dessin VML)",
+          "pivotTable": "des tableaux croisés dynamiques", "ctrlProp": "des contrôles de formulaire",
+          "control": "des contrôles ActiveX", "oleObject": "des objets incorporés",
+          "image": "une image d'arrière-plan", "slicer": "des segments (slicers)", "timeline": "des chronologies",
+          "queryTable": "une requête de données externes"}
+
+
 def _check_ownable(package: Package, the_plan: Plan) -> None:
     for sheet in the_plan.sheets:
         if sheet.kind != "worksheet":
             raise Unsupported(f"la feuille « {sheet.name} » n'est pas une feuille de calcul (graphique, macros...)")
         for rel in package.rels(sheet.part):
             if not rel.type.endswith(_OWNABLE):
-                raise Unsupported(f"la feuille « {sheet.name} » contient des éléments « {rel.type.rsplit('/', 1)[-1]} », "
-                                  "qu'openpyxl ne réécrit pas")
-
+                kind = rel.type.rsplit("/", 1)[-1]
+                raise Unsupported(f"la feuille « {sheet.name} », réécrite par le remplissage, contient "
+                                  f"{_KINDS.get(kind, f'des éléments « {kind} »')}")

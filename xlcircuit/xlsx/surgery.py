@@ -20,6 +20,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.xml.functions import tostring
 
+from .cells import plain_shared_strings
 from .ooxml import WORKSHEET_TYPE, Unsupported, quoteattr, rels_part
 from .package import Package
 from .parts import app, calc_chain, content_types, custom, relationships, styles, table, workbook
@@ -88,6 +89,9 @@ class Surgery:
         relationships.check(package.read("_rels/.rels"), "_rels/.rels")
         relationships.check(package.read(rels_part(package.workbook)), rels_part(package.workbook))
         self.chain_part = _target(package, package.workbook, "calcChain")
+        #: Text the package already shares (after Excel's or LibreOffice's save, every text an earlier fill
+        #: wrote): the output cells point to it; the shared strings part, the organiser's sheets' too, is kept.
+        self.strings = plain_shared_strings(package)
         owned_ids = [self.original[name].sheet_id for name in the_plan.owned if name in self.original]
         #: The calc chain without the owned sheets' cells (None: nothing left, the part goes).
         self.chain = None if self.chain_part is None else \
@@ -161,6 +165,7 @@ class Surgery:
         if ws.title not in self.original:
             types[part] = TYPES["worksheet"]
         writer = _SheetWriter(ws, io.BytesIO())
+        writer.strings = self.strings
         xml = writer.serialised()
         rels = writer._rels
         for table_model in ws.tables.values():

@@ -24,6 +24,9 @@ class _SheetWriter(WorksheetWriter):
     #: What openpyxl writes for the element put in the cells' place: ``<xlcircuitSheetData />`` with the
     #: standard library's ElementTree, ``<xlcircuitSheetData/>`` with lxml (which openpyxl uses when installed).
     PLACEHOLDER = re.compile(rb"<xlcircuitSheetData\s*/>")
+    #: The package's plain shared strings, by text (``cells.plain_shared_strings``): a text cell among them
+    #: points to it (``t="s"``, as Excel writes text), any other is written inline.
+    strings: dict[str, int] = {}  # noqa: RUF012  # replaced, never changed in place
 
     def write_rows(self):
         self.xf.send(Element("xlcircuitSheetData"))
@@ -33,7 +36,7 @@ class _SheetWriter(WorksheetWriter):
         ws = self.ws
         dims = ws.row_dimensions
         rows = self._rows()
-        context = _Context(ws)
+        context = _Context(ws, self.strings)
         out = ["<sheetData>"]
         for row in sorted(rows):
             dim = dims.get(row)
@@ -85,24 +88,22 @@ class _Context:
     """What writing a sheet's cells needs at hand: its workbook's style list, its epoch, and the column letters
     and style attributes met so far."""
 
-    __slots__ = ("add_style", "epoch", "letters", "styles", "ws")
+    __slots__ = ("add_style", "epoch", "letters", "strings", "styles", "texts", "ws")
 
-    def __init__(self, ws: Worksheet):
+    def __init__(self, ws: Worksheet, strings: dict[str, int]):
         self.ws = ws
+        self.strings = strings  # the package's plain shared strings, by text
+        self.texts: dict[str, str] = {}  # a text -> what follows <c r=".." s=".."> for it (names repeat)
         self.add_style = ws.parent._cell_styles.add
         self.epoch = ws.parent.epoch
         self.letters: dict[int, str] = {}
         self.styles: dict[bytes, str] = {}
 
 
-#: Text written inline as it is: no character to escape, no space at either end (which would need xml:space).
-_PLAIN = re.compile(r"[^&<>\s](?:[^&<>]*[^&<>\s])?").fullmatch
-
-
 def _cells_xml(out: list[str], row: int, cells: list, context: _Context) -> None:
     """The cells of a row, appended to ``out``: text and numbers, most of a season's cells, inline; anything
     else by :func:`_cell_xml`."""
-    letters = context.letters
+    letters, texts = context.letters, context.texts
     for column, cell in cells:
         style = cell._style
         s = "" if style is None else _style_attribute(style, context.styles, context.add_style)
@@ -118,8 +119,11 @@ def _cells_xml(out: list[str], row: int, cells: list, context: _Context) -> None
             out.append(f'<c r="{ref}"{s}/>')
         elif cell._hyperlink is not None or cell._comment is not None:
             out.append(_cell_xml(context.ws, cell, ref, s, context.epoch))
-        elif kind is str and cell.data_type == "s" and _PLAIN(value):
-            out.append(f'<c r="{ref}"{s} t="inlineStr"><is><t>{value}</t></is></c>')
+        elif kind is str and cell.data_type == "s":
+            tail = texts.get(value)
+            if tail is None:
+                tail = texts[value] = _text_tail(value, context.strings)
+            out.append(f'<c r="{ref}"{s}{tail}')
         elif kind is float and cell.data_type == "n" and -1e300 < value < 1e300:
             out.append(f'<c r="{ref}"{s} t="n"><v>{value:.16g}</v></c>')
         elif kind is int and cell.data_type == "n" and -10**15 < value < 10**15:
@@ -157,12 +161,21 @@ def _cell_xml(ws: Worksheet, cell, ref: str, s: str, epoch) -> str:
 
 def _text_cell_xml(ref: str, s: str, value: str) -> str:
     """A text cell, written inline."""
+    return f'<c r="{ref}"{s}' + _text_tail(value, {})
+
+
+def _text_tail(value: str, shared: dict[str, int]) -> str:
+    """What follows ``<c r=".." s=".."`` for a text cell: a pointer to the shared string of that text (``shared``:
+    text -> index), else the text inline."""
+    index = shared.get(value)
+    if index is not None:
+        return f' t="s"><v>{index}</v></c>'
     if value == "":
-        return f'<c r="{ref}"{s}/>'
+        return "/>"
     if "&" in value or "<" in value or ">" in value:
         value = escape(value)
     space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
-    return f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{value}</t></is></c>'
+    return f' t="inlineStr"><is><t{space}>{value}</t></is></c>'
 
 
 def _number_cell_xml(ref: str, s: str, value) -> str:
