@@ -1,11 +1,13 @@
 """The engine works the same with and without lxml. openpyxl serialises through lxml when it is installed
 (openxml-audit pulls it in; many organisers have it): namespaces declared on each element rather than on the root,
 ``<a/>`` rather than ``<a />``, attributes in another order. The suite runs in whichever environment it is given
-(with lxml in CI: the test extra installs it); these tests run a fill in a process where lxml is hidden, on
-workbooks written by the other."""
+(the test extra installs lxml, and ``conftest.py`` keeps openpyxl to the standard library's writer, as on
+most organisers' machines); these tests run fills in processes of their own, one with openpyxl writing through
+lxml, one where lxml is hidden, on workbooks written by the other."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -14,17 +16,27 @@ from pathlib import Path
 import openpyxl
 from conftest import table_rows
 
-from xlcircuit.federations import tdf
-from xlcircuit.xlsx import Book
 from xlcircuit.xlsx.validate import package_problems
 
 #: Run first in the child: lxml cannot be imported, so openpyxl serialises with the standard library.
 HIDDEN = "import sys\nsys.modules['lxml'] = None\nimport openpyxl\nassert not openpyxl.LXML\n"
+#: Run first in the child: openpyxl serialises through lxml (installed by the test extra).
+SHOWN = "import openpyxl\nassert openpyxl.LXML, 'lxml is not installed'\n"
+
+
+def child(code: str, lxml: bool) -> None:
+    environment = {**os.environ, "OPENPYXL_LXML": "True" if lxml else "False"}
+    run = subprocess.run([sys.executable, "-c", (SHOWN if lxml else HIDDEN) + code], capture_output=True, text=True,
+                         timeout=600, env=environment)
+    assert run.returncode == 0, run.stderr
 
 
 def without_lxml(code: str) -> None:
-    run = subprocess.run([sys.executable, "-c", HIDDEN + code], capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
+    child(code, lxml=False)
+
+
+def with_lxml(code: str) -> None:
+    child(code, lxml=True)
 
 
 def tables(path: Path) -> dict[str, list[list[object]]]:
@@ -33,10 +45,9 @@ def tables(path: Path) -> dict[str, list[list[object]]]:
 
 
 def fill(source: Path, target: Path) -> Path:
-    book = Book(source)
-    tdf.fill(book)
-    assert book.route.kind == "surgical", book.route
-    return book.save(target)
+    """A fill through lxml, in a process of its own."""
+    with_lxml(FILL.format(source=str(source), target=str(target)))
+    return target
 
 
 FILL = ("from xlcircuit.xlsx import Book\nfrom xlcircuit.federations import tdf\nbook = Book({source!r})\n"
@@ -66,10 +77,8 @@ def test_a_fill_that_adds_a_sheet_declares_its_namespaces_whoever_wrote_the_work
     """openpyxl with lxml declares the relationships' namespace on each sheet, not on the root: a sheet the fill
     adds must declare it too (it was written unbound: « XML invalide dans xl/workbook.xml »)."""
     made = tmp_path / "sans-courbes.xlsx"
-    wb = tdf.new_workbook()
-    tdf.put_example(wb)
-    del wb["Courbes"]
-    wb.save(made)
+    with_lxml("from xlcircuit.federations import tdf\nwb = tdf.new_workbook()\ntdf.put_example(wb)\n"
+              f"del wb['Courbes']\nwb.save({str(made)!r})\n")
     here = fill(made, tmp_path / "ici.xlsx")
     there = tmp_path / "sans-lxml.xlsx"
     without_lxml(FILL.format(source=str(made), target=str(there)))
