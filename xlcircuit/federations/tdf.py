@@ -16,7 +16,6 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..rules import limits, tdf
 from ..rules.errors import InvalidInput
-from ..rules.mechanics import rounded_parts
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no, put
@@ -345,11 +344,10 @@ def weight_reasons(summary: Summary) -> dict[tuple[str, str], str]:
 
 def counted_points(summary: Summary) -> dict[tuple[str, str], float]:
     """(player, tournament) -> the points the result brings to the total (points × weight) as published: to
-    the tenth, so that a standings row adds up to its total as printed (:func:`mechanics.rounded_parts`)."""
+    the tenth, so that a standings row adds up to its total as printed (:func:`tdf.counted_parts`)."""
     counted = {}
     for st in summary.report.standings:
-        parts = rounded_parts([o.points * w for o, w in zip(st.season.outings, st.season.weights)], 1,
-                              [w < 1 for w in st.season.weights])
+        parts = tdf.counted_parts(st.season)
         counted.update({(st.player, o.tournament): part for o, part in zip(st.season.outings, parts)})
     return counted
 
