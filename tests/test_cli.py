@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import subprocess
@@ -94,7 +95,7 @@ def test_new_refuses_to_overwrite_without_force(tmp_path, capsys):
 
 
 def test_check_reports_problems_and_writes_nothing(tmp_path, capsys):
-    path = write_season(tmp_path / "f.xlsx", [("Open", None, "normal", None)],
+    path = write_season(tmp_path / "f.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Alice", "premier", None, None), ("Ailleurs", "Bob", 1, None, None)])
     before = hashlib.sha256(path.read_bytes()).hexdigest()
     assert main(["check", str(path)]) == 1
@@ -301,7 +302,7 @@ def test_demo_keeps_an_edited_example_unless_forced(tmp_path, capsys):
 
 
 def test_french_ordinals_are_places(tmp_path, capsys):
-    path = write_season(tmp_path / "o.xlsx", [("Open", None, "normal", None)],
+    path = write_season(tmp_path / "o.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Alice", "2e", None, None), ("Open", "Bruno", "1er", None, None),
                          ("Open", "Chloé", "3ème", None, None), ("Open", "Denis", "4e", None, None),
                          ("Open", "Élise", "7e", None, None), ("Open", "Fanny", "3er", None, None)])

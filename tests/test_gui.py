@@ -3,6 +3,7 @@ keyboard and the mouse through the X server (xdotool), the workbook checked afte
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import random
 import shutil
@@ -154,7 +155,7 @@ def run_action(win, button) -> None:
 
 
 def test_problems_are_listed_by_cell_and_nothing_is_written(window, tmp_path):
-    path = write_season(tmp_path / "f.xlsx", [("Open", None, "normal", None)],
+    path = write_season(tmp_path / "f.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Alice", "premier", None, None), ("Ailleurs", "Bob", "2e", None, None)])
     before = path.read_bytes()
     window.path.set(str(path))

@@ -271,13 +271,20 @@ def _required_name(problems: Problems, record: Record, header: str, what: str) -
     return name
 
 
-def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
-    """Championnat, Table finale (``oui`` when blank) and Tables incomplètes (``non`` when blank)."""
+def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool, list[str]]:
+    """Championnat, Table finale (``oui`` when blank, with a warning at its cell: it decides the top-board
+    bonus) and Tables incomplètes (``non`` when blank: boards of fewer than seven are then refused, never
+    computed); and the warnings for the defaults taken."""
     parameters = read_parameters(book, PARAMETRES, problems)
     name = parameters.text("Championnat") or ""
     top_board = parameters.value("Table finale") is None or bool(parameters.parsed("Table finale", as_yes_no, problems))
+    defaults = []
+    if parameters.value("Table finale") is None:
+        defaults.append(str(parameters.problem("Table finale", "Table finale vide : « oui » par défaut (une table "
+                                                               "finale, ses joueurs ont le bonus de 15 %) ; tapez "
+                                                               "oui ou non")))
     short = any(parameters.parsed(spelling, as_yes_no, problems) for spelling in ("Tables incomplètes", "Table incomplète"))
-    return name, top_board, short
+    return name, top_board, short, defaults
 
 
 def _report(problems: Problems, records: list[Record], violations: list[Violation]) -> set[int]:
@@ -410,11 +417,12 @@ class Typed:
     known: set[str]  # everyone seated at a board
     votes: list[cdf.Vote]
     favourites: list[tuple[str, str]]
+    defaults: list[str] = field(default_factory=list)  # a blank parameter read as its default, said where
 
 
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
-    name, top_board, short = _read_parameters(book, problems)
+    name, top_board, short, defaults = _read_parameters(book, problems)
     players, clubs = _read_players(book, problems)
     seated: dict[tuple[int, str], set[str]] = {}
     lines = _read_lines(book, problems, players, seated)
@@ -422,7 +430,7 @@ def read(book: Book, problems: Problems) -> Typed:
     known = {name for names in seated.values() for name in names}
     votes = _read_votes(book, problems, seated)
     favourites = _read_favourites(book, problems, seated)
-    return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites)
+    return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites, defaults)
 
 
 def summarise(typed: Typed) -> Summary:
@@ -432,7 +440,7 @@ def summarise(typed: Typed) -> Summary:
                                             typed.top_board, typed.short)
     except InvalidInput as exc:
         raise WorkbookProblems([Problem(PARTIES.sheet, None, None, str(exc))]) from None
-    warnings = _warnings(typed.lines, typed.players) + championship.warnings
+    warnings = typed.defaults + _warnings(typed.lines, typed.players) + championship.warnings
     absent = sorted(set(typed.players) - typed.known, key=fold)
     if absent and typed.known:
         warnings.append(f"Inscrits sans partie (absents du classement) : {', '.join(absent)}.")

@@ -205,7 +205,13 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
             continue
         seen[key] = record
         date = parse_cell(problems, record, "Date", as_date)
+        if record.values.get("Date") is None:
+            problems.at(record, "Date", "date manquante : les tournois sont rangés par date (colonnes du "
+                                        "classement, nom de la saison) ; tapez-la (jj/mm/aaaa)")
         kind = parse_cell(problems, record, "Type", tdf.Kind.parse)
+        if record.values.get("Type") is None:  # a blank is no kind: an online tournament would count as normal
+            problems.at(record, "Type", f"type manquant : {', '.join(k.value for k in tdf.Kind)} (le poids du "
+                                        "tournoi dans la saison en dépend)")
         interrupted = parse_cell(problems, record, "Interrompu", as_yes_no)
         rows.append(TournamentRow(record, name, date, kind or tdf.Kind.NORMAL, bool(interrupted)))
     return rows
