@@ -93,3 +93,39 @@ def test_the_templates_as_made_raise_no_default_warning(tmp_path):
         wb = adapter.new_workbook()
         warnings = _warnings(adapter, wb, tmp_path)
         assert not any("par défaut" in w for w in warnings), (adapter.code, warnings)
+
+
+def test_cdf_a_blank_birth_date_deciding_a_tie_is_said_at_its_cell(tmp_path):
+    """cdf.md: the youngest breaks the last tie, an unknown date after every known one: a blank decides a place."""
+    wb = cdf_book.new_workbook()
+    type_rows(wb, cdf_book.PARAMETRES, [("Championnat", "CdF"), ("Table finale", "non"), ("Tables incomplètes", "oui")])
+    type_rows(wb, cdf_book.JOUEURS, [("L", None, None, None, None, None), ("M", None, None, None, None, None),
+                                     ("A", None, None, dt.date(1990, 5, 1), None, None),
+                                     ("B", None, None, None, None, None)])
+    type_rows(wb, cdf_book.PARTIES, [(1, 1, "L", "Allemagne", 9, None, None, None),
+                                     (1, 1, "A", "Italie", 5, None, None, None),
+                                     (1, 2, "M", "Allemagne", 9, None, None, None),
+                                     (1, 2, "B", "Italie", 5, None, None, None)])
+    warnings = _warnings(cdf_book.ADAPTER, wb, tmp_path)
+    assert ("Joueurs!D5 : Naissance vide : B, à égalité de total avec A, est départagé au plus jeune comme s'il "
+            "était le plus âgé (une date inconnue vient après toutes les dates connues) ; tapez sa date de "
+            "naissance.") in warnings
+
+
+def test_cdf_a_mistyped_line_of_a_board_of_seven_makes_no_follow_on_problem(tmp_path, capsys):
+    """A board of seven with one line to fix: that line is the problem; « 6 joueurs … autorisez les tables
+    incomplètes » would send the organiser the wrong way."""
+    parties = [list(row) for row in load("cdf").PARTIES]
+    parties[0][3] = "Alemagne"  # round 1, board 1: a typo in a country
+    eliminated = next(i for i, row in enumerate(parties) if row[4] == 0)
+    parties[eliminated][5] = None  # a player without a centre whose elimination year is blank
+    wb = cdf_book.new_workbook()
+    type_rows(wb, cdf_book.JOUEURS, load("cdf").JOUEURS)
+    type_rows(wb, cdf_book.PARTIES, [tuple(row) for row in parties])
+    path = save_atomic(wb, tmp_path / "cdf.xlsx")
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Parties!D2 (colonne « Pays ») : pays attendu" in err
+    assert f"Parties!F{eliminated + 2} (colonne « Éliminé après ») :" in err
+    assert "joueurs attendus sur une table" not in err and "incomplète" not in err
+    assert err.count("\n  - ") == 2, err
