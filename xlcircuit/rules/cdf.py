@@ -590,8 +590,8 @@ def boards_of(lines: Sequence[Line], short: bool = False,
     the scoring cannot take (``line_violations``) is left out; a board with several lengths (§II.4g) or
     that ``check_board`` refuses is reported on its first line and left out; a player on more than
     ``MAX_SIMULTANEOUS`` boards of a round (§II.2b3) on his last line. A board that lost a line (to a
-    violation here, or to the reader: ``unread``, by (round, table)) is checked but for its number of players
-    (its six other lines would only say « 7 players expected », a follow-on of the line to fix) and left out."""
+    violation here, or to the reader: ``unread``, by (round, table)) is checked but for its number of players:
+    its six other lines would only say « 7 players expected », a follow-on of the line to fix."""
     violations: list[Violation] = []
     grouped: dict[tuple[int, str], list[int]] = defaultdict(list)
     incomplete = set(unread)
@@ -615,7 +615,7 @@ def boards_of(lines: Sequence[Line], short: bool = False,
         refused = _raised(partial(check_board, board.seats, board.years, short or lost))
         if refused is not None:
             violations.append(Violation(group[0], "table", f"table {table} de la ronde {ronde} : {refused}"))
-        elif not lost:
+        else:
             boards.append(board)
     per_round: dict[tuple[str, int], list[int]] = defaultdict(list)
     for i in sorted(i for group in grouped.values() for i in group):
