@@ -12,11 +12,13 @@ Adding a command: write ``cmd_NAME(args) -> int`` and an ``add_NAME(commands)`` 
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import difflib
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, ClassVar, NoReturn
@@ -73,6 +75,43 @@ class Progress:
         if self.enabled and time.monotonic() - self.start >= self.delay:
             self.stream.write("\r" + " " * (self.WIDTH + 40) + "\r")
             self.stream.flush()
+
+
+#: What a character no console code page has is written as (cp850, France's console default, has neither
+#: « … » nor « — »): plain ASCII that reads the same. Anything else left is decomposed (« ᵉ » is « e »), else « ? ».
+_PLAIN = {"…": "...", "—": "-", "–": "-", "‑": "-", "−": "-", "→": "->", "←": "<-", "⇒": "=>", "≥": ">=",
+          "≤": "<=", "≠": "!=", "’": "'", "‘": "'", "‚": ",", "“": '"', "”": '"', "„": '"', "œ": "oe", "Œ": "OE",
+          "æ": "ae", "Æ": "AE", "\u202f": " ", "\u2009": " ", "\u00a0": " ", "×": "x", "«": '"', "»": '"', "€": "EUR",
+          "•": "-", "Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ı": "i", "ß": "ss", "Þ": "Th",
+          "þ": "th", "Ð": "D", "ð": "d"}
+CONSOLE_ERRORS = "xlcircuit-console"
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    """The error handler of :func:`console_safe`: each character the console cannot show, in plain ASCII."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    shown = []
+    for char in error.object[error.start:error.end]:
+        plain = _PLAIN.get(char)
+        if plain is None:
+            decomposed = unicodedata.normalize("NFKD", char)
+            plain = "".join(c for c in decomposed if c.isascii() and not unicodedata.combining(c)) or "?"
+        shown.append(plain)
+    return "".join(shown), error.end
+
+
+codecs.register_error(CONSOLE_ERRORS, _plain)
+
+
+def console_safe(*streams: IO[str]) -> None:
+    """Let every message reach a console whatever its code page (cp850 or cp1252 on Windows, redirected to a
+    file or not): a character it cannot encode is written in plain ASCII instead of ending in a traceback."""
+    for stream in streams or (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            with contextlib.suppress(ValueError, OSError):  # a stream that cannot change: leave it as it is
+                reconfigure(errors=CONSOLE_ERRORS)
 
 
 def _say(text: str = "") -> None:
@@ -493,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    console_safe()
     args = build_parser().parse_args(argv)
     try:
         status: int = args.run(args)
