@@ -26,6 +26,7 @@ from typing import IO, Any, ClassVar, NoReturn
 from . import __version__
 from .app import Outcome, run
 from .app.check import check as app_check
+from .app.common import typed
 from .app.demo import demo as app_demo
 from .app.explain import explain as app_explain
 from .app.fill import fill as app_fill
@@ -531,14 +532,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: How the file names a command takes end: an unknown word ending so is probably the rest of one.
+NAME_ENDINGS = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".pdf", ".txt", ".docx")
+
+
+def rejoined(argv: list[str], value: str | None) -> list[str] | None:
+    """The command as it should have been typed when ``value`` (a FICHIER or DOSSIER argument) is the start of a
+    name with spaces typed without quotes (``fill TdF 2025-2026.xlsx``): the words up to one that ends like a
+    file name (or that make an existing file) put back together; None when nothing suggests it."""
+    if value is None or value not in argv:
+        return None
+    start = argv.index(value)
+    for end in range(start + 1, len(argv)):
+        if argv[end].startswith("-"):
+            return None
+        name = " ".join(argv[start:end + 1])
+        if argv[end].lower().endswith(NAME_ENDINGS) or Path(name).exists():
+            return argv[:start] + [name] + argv[end + 1:]
+    return None
+
+
+def _quote_hint(args: argparse.Namespace, argv: list[str]) -> str | None:
+    """« put the name in quotes », with the command to type, when a file name seems split at its spaces."""
+    for value in (getattr(args, "file", None), getattr(args, "dir", None)):
+        fixed = rejoined(argv, value)
+        if fixed is not None:
+            return ("un nom de fichier qui contient des espaces s'écrit entre guillemets : xlcircuit "
+                    + " ".join(typed(word) for word in fixed))
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     console_safe()
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    top = build_parser()
+    args, extra = top.parse_known_args(argv)
+    parser: argparse.ArgumentParser = getattr(args, "parser", top)  # the command's own, for its usage line
+    hint = _quote_hint(args, argv)
+    if extra:
+        parser.error(f"je ne comprends pas : {' '.join(extra)}" + (f" ; {hint}" if hint else ""))
+    file = getattr(args, "file", None)
+    if hint and file is not None and not Path(file).exists() and args.command != "new":
+        parser.error(f"{file} : fichier introuvable ; {hint}")  # explain TdF 2025.xlsx NOM: the name cut in two
     try:
         status: int = args.run(args)
         return status
     except UsageError as exc:
-        parser: argparse.ArgumentParser = args.parser
         parser.error(str(exc))  # exits with status 2
     except XlcircuitError as exc:
         print(str(exc), file=sys.stderr)
