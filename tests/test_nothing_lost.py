@@ -129,8 +129,11 @@ def test_a_workbook_open_in_a_spreadsheet_program_is_not_filled(small_season, lo
     before = digest(small_season)
     assert main(["fill", str(small_season)]) == 1
     assert one_line_error(capsys) == (
-        f"petite.xlsx est ouvert dans {program} (verrou « {lock} ») : rien n'a été écrit ; fermez-le, puis "
-        "relancez (--force si le verrou est resté après une panne).")
+        f"petite.xlsx est ouvert dans {program} : son fichier verrou « {lock} » (un fichier caché, à côté du "
+        f"classeur) le dit ; rien n'a été écrit. Fermez petite.xlsx dans {program}, puis relancez : sinon, votre "
+        f"prochain enregistrement dans {program} effacerait le remplissage. Si {program} s'est fermé sur une panne, "
+        "le verrou est resté alors que le classeur n'est plus ouvert : passez outre (« Remplir quand même » dans la "
+        "fenêtre, --force en ligne de commande).")
     assert digest(small_season) == before
 
 

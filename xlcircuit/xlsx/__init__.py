@@ -5,7 +5,7 @@ the package as it is.
 What the rings outside use is imported from here; the modules behind it are the engine's own business.
 """
 
-from .book import CONDITIONAL_FORMAT_EXTENSIONS, Book, mark_federation, paused_gc, save_atomic
+from .book import CONDITIONAL_FORMAT_EXTENSIONS, Book, lock_of, mark_federation, paused_gc, save_atomic
 from .package import Owned
 
-__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "mark_federation", "paused_gc", "save_atomic"]
+__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "lock_of", "mark_federation", "paused_gc", "save_atomic"]
