@@ -29,6 +29,7 @@ from .app.check import check as app_check
 from .app.common import typed
 from .app.demo import demo as app_demo
 from .app.explain import explain as app_explain
+from .app.explain import unwritable
 from .app.fill import fill as app_fill
 from .app.new import new as app_new
 from .app.schedule import schedule as app_schedule
@@ -186,7 +187,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    return show(run(lambda: app_explain(Path(args.file), args.player, args.federation, _path(args.output))))
+    output = _path(args.output)
+    if output is not None and (refused := unwritable(output)) is not None:
+        raise UsageError(refused)
+    return show(run(lambda: app_explain(Path(args.file), args.player, args.federation, output)))
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
@@ -453,8 +457,8 @@ def add_explain(commands: Subcommands) -> None:
     explain_cmd.add_argument("player", metavar="NOM",
                              help="le nom du joueur, comme dans les résultats (majuscules et accents facultatifs)")
     explain_cmd.add_argument("-o", "--output", metavar="SORTIE",
-                             help="l'écrire dans ce fichier au lieu de l'afficher : .xlsx (une feuille), .pdf, "
-                                  "ou texte")
+                             help="l'écrire dans ce fichier au lieu de l'afficher : .txt (texte), .xlsx (une "
+                                  "feuille) ou .pdf")
     federation_option(explain_cmd)
 
 
