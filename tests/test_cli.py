@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import subprocess
@@ -94,7 +95,7 @@ def test_new_refuses_to_overwrite_without_force(tmp_path, capsys):
 
 
 def test_check_reports_problems_and_writes_nothing(tmp_path, capsys):
-    path = write_season(tmp_path / "f.xlsx", [("Open", None, "normal", None)],
+    path = write_season(tmp_path / "f.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Alice", "premier", None, None), ("Ailleurs", "Bob", 1, None, None)])
     before = hashlib.sha256(path.read_bytes()).hexdigest()
     assert main(["check", str(path)]) == 1
@@ -234,6 +235,34 @@ def test_usage_errors_are_french_with_status_2(tmp_path):
     assert list(tmp_path.iterdir()) == []  # nothing written by a refused command
 
 
+def test_a_suggested_command_works_when_copied_with_a_name_that_has_spaces(tmp_path, capsys):
+    assert main(["new", "tdf", str(tmp_path / "TdF 2025-2026")]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(f'puis lancez : xlcircuit fill "{tmp_path / "TdF 2025-2026.xlsx"}"')
+    suggested = out.rstrip().rsplit("puis lancez : ", 1)[1]
+    copied = subprocess.run(suggested.replace("xlcircuit", f'"{sys.executable}" -m xlcircuit', 1), shell=True,
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert copied.returncode == 0, copied.stderr  # typed as suggested, it fills (empty tables: a hint, no error)
+    assert "Classeur rempli" in copied.stdout
+
+
+def test_a_name_split_at_its_spaces_says_to_put_it_in_quotes(tmp_path):
+    (tmp_path / "TdF 2025-2026.xlsx").write_bytes(b"")
+    for args, hint in [
+        (["fill", "TdF", "2025-2026.xlsx"], 'xlcircuit fill "TdF 2025-2026.xlsx"'),
+        (["new", "tdf", "Saison", "2026.xlsx"], 'xlcircuit new tdf "Saison 2026.xlsx"'),
+        (["explain", "TdF", "2025-2026.xlsx", "Camille Roux"], 'xlcircuit explain "TdF 2025-2026.xlsx" "Camille Roux"'),
+        (["explain", "TdF", "2025-2026.xlsx"], 'xlcircuit explain "TdF 2025-2026.xlsx"'),  # the name taken for NOM
+        (["share", "TdF", "2025-2026.xlsx", "--csv", "partage"], 'xlcircuit share "TdF 2025-2026.xlsx" --csv partage'),
+    ]:
+        run = run_cli(*args, cwd=tmp_path)
+        assert run.returncode == 2, (args, run.stderr)
+        assert f"un nom de fichier qui contient des espaces s'écrit entre guillemets : {hint}" in run.stderr, (
+            args, run.stderr)
+    run = run_cli("fill", "s.xlsx", "extra", cwd=tmp_path)
+    assert "je ne comprends pas : extra\n" in run.stderr  # no file name there: no such hint
+
+
 def test_federation_codes_in_any_case(tmp_path, capsys):
     assert main(["new", "TDF", str(tmp_path / "a.xlsx")]) == 0
     assert main(["new", "Torres", str(tmp_path / "b.xlsx")]) == 0
@@ -301,7 +330,7 @@ def test_demo_keeps_an_edited_example_unless_forced(tmp_path, capsys):
 
 
 def test_french_ordinals_are_places(tmp_path, capsys):
-    path = write_season(tmp_path / "o.xlsx", [("Open", None, "normal", None)],
+    path = write_season(tmp_path / "o.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Alice", "2e", None, None), ("Open", "Bruno", "1er", None, None),
                          ("Open", "Chloé", "3ème", None, None), ("Open", "Denis", "4e", None, None),
                          ("Open", "Élise", "7e", None, None), ("Open", "Fanny", "3er", None, None)])

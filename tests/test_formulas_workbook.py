@@ -19,6 +19,7 @@ from xlcircuit.excel import formulas, native
 from xlcircuit.rules import dbm, elo, tdf, torres
 from xlcircuit.rules.errors import InvalidInput
 from xlcircuit.rules.mechanics import effective_places, tie_sizes
+from xlcircuit.workbook.cells import as_positive_int
 from xlcircuit.xlsx import save_atomic
 
 ROLES = ("organisateur", "Aide", "annulé")
@@ -36,15 +37,33 @@ def official_places(rng: random.Random, count: int) -> list[int]:
     return places
 
 
+def as_typed(rng: random.Random, place: int) -> object:
+    """A place as organisers type it: a number, or a French ordinal (which ``fill`` accepts)."""
+    return rng.choice([place, place, f"{place}e", f"{place}ème", f"{place} e"] + (["1er", "1re"] if place == 1 else [])
+                      + (["2nd"] if place == 2 else []))
+
+
+#: Places no rule reads: the whole tournament is left uncomputed (#N/A), never a plausible number.
+UNREADABLE = ("3er", "premier", 0, 2.5, "1e2", "joueur", "5nd")
+
+
 def season(seed: int = 16):
     rng = random.Random(seed)
     tdf_rows, interrupted = [], []
-    for t in range(14):
+    for t in range(24):
         name = f"T{t}"
         places = official_places(rng, 1 if t == 0 else rng.randint(2, 16))
-        cells = places + [rng.choice(ROLES) for _ in range(rng.randint(0, 2))] + [None] * rng.randint(0, 1)
-        rng.shuffle(cells)
-        tdf_rows += [(name, f"J{i}", cell) for i, cell in enumerate(cells)]
+        cells = [as_typed(rng, p) for p in places]
+        cells += [rng.choice(ROLES) for _ in range(rng.randint(0, 2))] + [None] * rng.randint(0, 1)
+        players = [f"J{i}" for i in range(len(cells))]
+        for _ in range(rng.choice((0, 0, 1, 2))):  # doublons: a player's second line (two boards)
+            players.append(rng.choice(players[:len(places)]))
+            cells.append(as_typed(rng, rng.randint(1, len(places) + 1)))
+        if t % 7 == 3:
+            cells[rng.randrange(len(cells))] = rng.choice(UNREADABLE)
+        lines = list(zip(players, cells))
+        rng.shuffle(lines)
+        tdf_rows += [(name, player, cell) for player, cell in lines]
         if rng.random() < 0.3:
             interrupted.append(name)
     tournaments, players = [], []
@@ -71,6 +90,34 @@ def recalculated(tmp_path_factory):
     return data, sheets_as_csv(path, path.parent / "csv")
 
 
+def tdf_scores(rows, interrupted: bool) -> list[float | None] | None:
+    """The points of a tournament's lines (None: not classified, or a doublon), as ``fill`` reads and the core
+    scores them; None when a line cannot be read or the core refuses the tournament."""
+    entries = []
+    for _, player, cell in rows:
+        try:
+            if cell is None:
+                entries.append(None)
+            elif isinstance(cell, str) and not cell.strip()[0].isdigit():
+                role = tdf.Role.parse(cell)
+                if role is None:  # « joueur »: a player needs his place
+                    return None
+                entries.append(tdf.Line(player, role=role))
+            else:
+                entries.append(tdf.Line(player, place=as_positive_int(cell)))
+        except InvalidInput:
+            return None
+    try:
+        scored = iter(tdf.score_tournament([e for e in entries if e is not None], interrupted))
+    except InvalidInput:
+        return None
+    points = []
+    for entry in entries:
+        s = None if entry is None else next(scored)
+        points.append(None if s is None or s.status is tdf.Status.DUPLICATE else s.points)
+    return points
+
+
 def lines(rows, count):
     return rows[formulas.FIRST - 1: formulas.FIRST - 1 + count]
 
@@ -93,28 +140,25 @@ def test_every_formula_value_is_the_cores(recalculated):
     (tdf_rows, interrupted, tournaments, players, matches, duels), sheets = recalculated
     compared = Compared()
 
-    # Tour de France: each tournament's column of places through tdf.tournament_points
+    # Tour de France: each tournament's lines, read as a fill reads them, scored by tdf.score_tournament
     shown = lines(sheets[formulas.TDF_SHEET], len(tdf_rows))
     by_tournament = defaultdict(list)
     for i, (name, _, _) in enumerate(tdf_rows):
         by_tournament[name].append(i)
+    uncomputed = 0
     for name, indexes in by_tournament.items():
-        parsed = [tdf.Role.parse(c) if isinstance(c, str) else c for c in (tdf_rows[i][2] for i in indexes)]
-        if any(isinstance(c, int) for c in parsed) and tdf.Role.CANCELLED in parsed:
-            # « annulé » beside places: the core refuses it (§1), the formula shows #N/A on those lines
-            with pytest.raises(InvalidInput):
-                tdf.tournament_points(parsed, name in interrupted)
-            for i, cell in zip(indexes, parsed):
-                if cell is tdf.Role.CANCELLED:
-                    assert shown[i][6] == "#N/A", (name, tdf_rows[i], shown[i][6])
-            kept = [(i, c) for i, c in zip(indexes, parsed) if c is not tdf.Role.CANCELLED]
-            indexes, parsed = [i for i, _ in kept], [c for _, c in kept]
-        points = tdf.tournament_points(parsed, name in interrupted)
-        for i, expected in zip(indexes, points):
-            if expected is None:
-                assert shown[i][6] == "", (name, i)
+        scored = tdf_scores([tdf_rows[i] for i in indexes], name in interrupted)
+        if scored is None:  # a line the rules cannot read: the whole tournament shows #N/A, with the reason
+            uncomputed += 1
+            assert all(shown[i][9] == "#N/A" for i in indexes), name
+            assert all(shown[i][10] or shown[i][11].startswith("tournoi non calculé : ligne ") for i in indexes)
+            continue
+        for i, expected in zip(indexes, scored):
+            if expected is None:  # not classified, or a doublon
+                assert shown[i][9] == "", (name, tdf_rows[i], shown[i][9])
             else:
-                compared.check(shown[i][6], expected, (name, tdf_rows[i]))
+                compared.check(shown[i][9], expected, (name, tdf_rows[i]))
+    assert uncomputed >= 3
 
     # DBM: each tournament's VFT (ABRA) from its players' classes, then each player's RFJ (CADABRA)
     values = {}
@@ -167,15 +211,15 @@ def test_formulas_are_plain_formulas_of_any_spreadsheet(recalculated, tmp_path):
     (_, _, _, _, _, _), sheets = recalculated
     for name, rows in sheets.items():  # LibreOffice computed every formula: no error left in the random season
         errors = [row for row in rows if any(cell.startswith(("#", "Err:")) for cell in row)]
-        if name == formulas.TDF_SHEET:  # but « annulé » beside places, refused as the core refuses it
-            errors = [row for row in errors if row[2].casefold() != "annulé"]
+        if name == formulas.TDF_SHEET:  # but the tournaments with a line the rules refuse, each with its reason
+            errors = [row for row in errors if not (row[9] == "#N/A" and (row[10] or row[11]))]
         assert not errors
 
 
 def test_the_example_workbook_gives_the_rules_worked_examples(tmp_path):
     path = save_atomic(formulas.formulas_workbook(), tmp_path / "exemple.xlsx")
     sheets = sheets_as_csv(path, tmp_path / "csv")
-    tdf_points = [round(float(r[6])) for r in lines(sheets[formulas.TDF_SHEET], 12)]
+    tdf_points = [round(float(r[9])) for r in lines(sheets[formulas.TDF_SHEET], 12)]
     assert tdf_points == [912, 912, 658, 534, 433, 351, 285, 231, 141, 141, 141, 141]  # tdf.md §1, example 2
     assert lines(sheets[formulas.DBM_TOURNAMENTS], 1)[0][7] == "120"  # dbm.md, worked example 1
     assert float(lines(sheets[formulas.DBM_PLAYERS], 6)[5][11]) == pytest.approx(42.710, abs=5e-4)
@@ -183,3 +227,30 @@ def test_the_example_workbook_gives_the_rules_worked_examples(tmp_path):
     assert [r[6] for r in torres_rows] == ["2", "8", "4", "1", "4", "0", "8", "2"]  # torres.md §2
     assert [r[7] for r in torres_rows[:4]] == ["-18", "42", "14", "-38"]
     assert float(lines(sheets[formulas.ELO_SHEET], 1)[0][3]) == pytest.approx(0.6401, abs=5e-5)
+
+
+def test_ordinals_and_a_doublon_are_computed_as_the_rules_do(tmp_path):
+    """The issue's cases. Places typed « 1er », « 2e », « 3ème »: as 1, 2, 3 (tdf.md §1 example 2, typed as
+    ordinals: 912, 912, 658…). A 1, B 2, A 3, C 4: A's second line is a doublon (§1: « les joueurs classés à la
+    suite de cette place sont considérés … comme classés un rang au dessus »), so x = 3: A 1000 + 3 = 1003,
+    B 1000 / 10^(1/2) = 316.23, C (3rd) 100. Before: A 1004 and 464.16 for B."""
+    ordinal = {1: "1er", 3: "3ème", 9: "9e"}
+    places = [1, 1, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9]
+    example = [("Lyon", f"Joueur {i + 1}", ordinal.get(p, f"{p}e")) for i, p in enumerate(places)]
+    doublon = [("Paris", "A", 1), ("Paris", "B", 2), ("Paris", "A", 3), ("Paris", "C", 4)]
+    path = save_atomic(formulas.formulas_workbook(example + doublon, (), lines=20), tmp_path / "f.xlsx")
+    rows = lines(sheets_as_csv(path, tmp_path / "csv")[formulas.TDF_SHEET], 16)
+    assert [round(float(r[9])) for r in rows[:12]] == [912, 912, 658, 534, 433, 351, 285, 231, 141, 141, 141, 141]
+    paris = rows[12:]
+    assert [r[9] and round(float(r[9]), 2) for r in paris] == [1003, 316.23, "", 100]
+    assert paris[2][11].startswith("doublon : sa meilleure ligne compte")
+
+
+def test_an_unreadable_place_leaves_its_whole_tournament_uncomputed_with_the_reason(tmp_path):
+    rows = [("Open", "A", "1er"), ("Open", "B", "3er"), ("Open", "C", 3), ("Open", "D", 4), ("Autre", "A", 1)]
+    path = save_atomic(formulas.formulas_workbook(rows, (), lines=10), tmp_path / "f.xlsx")
+    shown = lines(sheets_as_csv(path, tmp_path / "csv")[formulas.TDF_SHEET], 5)
+    assert [r[9] for r in shown] == ["#N/A", "#N/A", "#N/A", "#N/A", "1001"]  # never 1004 / 215 / 100 for A, C, D
+    reason = "place illisible : « 3er » (un entier de 1 à 100000 : 3, 3e, 1er ; ou organisateur, aide, annulé)"
+    assert shown[1][10] == reason
+    assert shown[0][11] == shown[2][11] == shown[3][11] == f"tournoi non calculé : ligne 6 : {reason}"

@@ -3,6 +3,7 @@ keyboard and the mouse through the X server (xdotool), the workbook checked afte
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import random
 import shutil
@@ -154,12 +155,12 @@ def run_action(win, button) -> None:
 
 
 def test_problems_are_listed_by_cell_and_nothing_is_written(window, tmp_path):
-    path = write_season(tmp_path / "f.xlsx", [("Open", None, "normal", None)],
+    path = write_season(tmp_path / "f.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Alice", "premier", None, None), ("Ailleurs", "Bob", "2e", None, None)])
     before = path.read_bytes()
     window.path.set(str(path))
     run_action(window, window.buttons["fill"])
-    rows = [window.problems.item(item, "values") for item in window.problems.get_children()]
+    rows = [problem_row(window, item) for item in window.problems.get_children()]
     assert rows == [
         ("Résultats!C2", "Place", "place attendue : un entier positif (1, 2, 3…) ; trouvé « premier »"),
         ("Résultats!A3", "Tournoi", "tournoi « Ailleurs » absent de la table Tournois"),
@@ -170,9 +171,56 @@ def test_problems_are_listed_by_cell_and_nothing_is_written(window, tmp_path):
     assert str(window.open_button.cget("state")) == "disabled"
 
 
+def problem_row(win, item) -> tuple[str, str, str]:
+    """A row of the problems list, its message read as one line (the window wraps it to the column)."""
+    cell, column, message = win.problems.item(item, "values")
+    return cell, column, message.replace("\n", " ")
+
+
+def test_every_problem_is_readable_without_widening_the_window(window, tmp_path):
+    path = write_season(tmp_path / "f.xlsx", [("Coupe de France web", dt.date(2025, 10, 1), None, None),
+                                              ("Open", None, "normal", None)],
+                        [("Coupe de France web", "Alice", "premier", None, None)])
+    window.path.set(str(path))
+    run_action(window, window.buttons["check"])
+    window.root.update()
+    items = window.problems.get_children()
+    assert len(items) == 3
+    width = int(window.problems.column("message", "width"))
+    lines = [window.problems.item(item, "values")[2].split("\n") for item in items]
+    assert max(len(message) for message in lines) >= 2  # the long ones are wrapped…
+    for message in lines:
+        assert all(window.font.measure(line) <= width for line in message)  # …into the column as it is
+    import tkinter.ttk as ttk
+    height = int(ttk.Style(window.root).lookup(window.problem_style, "rowheight"))
+    assert height >= max(len(message) for message in lines) * window.font.metrics("linespace")  # every line shows
+    assert problem_row(window, items[0])[2].startswith("type manquant : normal, majeur, en ligne")
+
+
+def test_a_stale_lock_is_explained_and_the_window_offers_to_go_on(window, demo_path):
+    lock = demo_path.parent / f".~lock.{demo_path.name}#"
+    lock.write_text("ancien,machine,01.12.2026 10:00;")
+    window.path.set(str(demo_path))
+    click(window, window.buttons["fill"])  # stopped at once, before any work: wait for what the window says
+    wait_for(lambda: window.status.get().startswith("Classeur ouvert"), "the lock's message", 60,
+             pump=window.root.update)
+    text = window.messages.get("1.0", "end")
+    assert f"saison.xlsx est ouvert dans LibreOffice : son fichier verrou « {lock.name} » (un fichier caché, à côté " \
+           "du classeur) le dit ; rien n'a été écrit." in text
+    assert "« Remplir quand même » dans la fenêtre" in text and filled_leader(demo_path) is None
+    assert window.force_button.winfo_ismapped()
+    assert window.status.get().startswith("Classeur ouvert dans un autre programme ?")
+    run_action(window, window.force_button)  # the organiser knows LibreOffice crashed: go on anyway
+    assert filled_leader(demo_path) == "Malcolm"
+    text = window.messages.get("1.0", "end")
+    assert "--force : le verrou « .~lock.saison.xlsx# » de LibreOffice est passé outre" in text
+    assert not window.force_button.winfo_ismapped()
+
+
 def test_check_then_share_from_the_window(window, demo_path):
     window.path.set(str(demo_path))
     run_action(window, window.buttons["check"])
+    assert window.status.get() == "Terminé, avec 1 point à vérifier (ci-dessous). « Ouvrir le résultat » l'ouvre."
     text = window.messages.get("1.0", "end")
     assert "saison.xlsx est correct, avec 1 point à vérifier (ci-dessous) : 11 tournois, 84 personnes, 61 classées." in text
     assert "À vérifier (" in text and "  - Doublon dans « Tournoi de Toulouse »" in text

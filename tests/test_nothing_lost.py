@@ -66,7 +66,7 @@ def test_results_typed_under_a_one_row_table_after_a_blank_row_are_all_taken_in(
 
 
 def test_a_row_under_the_parameters_table_is_reported_and_the_guide_under_it_is_not_read(tmp_path):
-    path = write_season(tmp_path / "saison.xlsx", [("Open", dt.date(2025, 10, 1), None, None)],
+    path = write_season(tmp_path / "saison.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                        [("Open", "Alice", 1, None, None)])
     wb = openpyxl.load_workbook(path)
     ws = wb["Saison"]
@@ -83,7 +83,7 @@ def test_a_row_under_the_parameters_table_is_reported_and_the_guide_under_it_is_
 
 
 def test_rows_under_a_table_stop_at_the_next_table_below_it(tmp_path):
-    path = write_season(tmp_path / "saison.xlsx", [("Open", dt.date(2025, 10, 1), None, None)],
+    path = write_season(tmp_path / "saison.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                        [("Open", "Alice", 1, None, None)])
     wb = openpyxl.load_workbook(path)
     ws = wb["Résultats"]
@@ -100,7 +100,7 @@ def test_rows_under_a_table_stop_at_the_next_table_below_it(tmp_path):
 
 
 def test_a_table_over_whole_columns_costs_what_its_data_costs(tmp_path):
-    path = write_season(tmp_path / "saison.xlsx", [("Open", dt.date(2025, 10, 1), None, None)],
+    path = write_season(tmp_path / "saison.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                        [("Open", "Alice", 1, None, None), ("Open", "Bruno", 2, None, None)])
     wb = openpyxl.load_workbook(path)
     wb["Résultats"].tables["Resultats"].ref = "A1:E1048576"  # Excel allows it
@@ -128,8 +128,11 @@ def test_a_workbook_open_in_a_spreadsheet_program_is_not_filled(small_season, lo
     before = digest(small_season)
     assert main(["fill", str(small_season)]) == 1
     assert one_line_error(capsys) == (
-        f"petite.xlsx est ouvert dans {program} (verrou « {lock} ») : rien n'a été écrit ; fermez-le, puis "
-        "relancez (--force si le verrou est resté après une panne).")
+        f"petite.xlsx est ouvert dans {program} : son fichier verrou « {lock} » (un fichier caché, à côté du "
+        f"classeur) le dit ; rien n'a été écrit. Fermez petite.xlsx dans {program}, puis relancez : sinon, votre "
+        f"prochain enregistrement dans {program} effacerait le remplissage. Si {program} s'est fermé sur une panne, "
+        "le verrou est resté alors que le classeur n'est plus ouvert : passez outre (« Remplir quand même » dans la "
+        "fenêtre, --force en ligne de commande).")
     assert digest(small_season) == before
 
 
@@ -448,18 +451,18 @@ def test_a_text_cell_saying_sparklinegroup_is_no_sparkline(small_season):
 
 
 def test_name_variants_are_warned_with_their_cells(tmp_path):
-    path = write_season(tmp_path / "noms.xlsx", [("Open", dt.date(2025, 10, 1), None, None)],
+    path = write_season(tmp_path / "noms.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                         [("Open", "Alice Martin", 1, None, None), ("Open", "alice martin", 2, None, None)])
     summary = tdf_book.compute(Book(path))
-    assert "« Alice Martin » (Résultats!B2) et « alice martin » (Résultats!B3) sont-ils la même personne ?" in \
-        " ".join(summary.warnings)
+    assert "« Alice Martin » (Résultats!B2) et « alice martin » (Résultats!B3) sont-ils la même personne (ne " \
+           "diffèrent que par les majuscules ou les accents) ?" in " ".join(summary.warnings)
 
 
 def test_a_joueurs_entry_matching_no_result_is_warned_with_its_cell(tmp_path):
     wb = tdf_book.new_workbook()
     from xlcircuit.workbook.write import type_rows
     type_rows(wb, tdf_book.JOUEURS, [("Alise Martin", "Club A"), ("Bruno", "Club B")])
-    type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), None, None)])
+    type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), "normal", None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Alice Martin", 1, None, None), ("Open", "Bruno", 2, None, None)])
     path = save_atomic(wb, tmp_path / "clubs.xlsx")
     summary = tdf_book.compute(Book(path))
@@ -471,7 +474,7 @@ def test_share_by_club_lists_the_players_without_a_club(tmp_path, capsys):
     wb = tdf_book.new_workbook()
     from xlcircuit.workbook.write import type_rows
     type_rows(wb, tdf_book.JOUEURS, [("Bruno", "Club B")])
-    type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), None, None)])
+    type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), "normal", None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Alice", 1, None, None), ("Open", "Bruno", 2, None, None),
                                        ("Open", "Chloé", 3, None, None)])
     path = save_atomic(wb, tmp_path / "clubs.xlsx")

@@ -51,7 +51,10 @@ def test_output_tables_are_framed_for_reading_and_printing(filled_demo, sheet, n
     assert layout.MIN_SCALE <= int(ws.page_setup.scale) <= 100
     assert ws.page_setup.pageOrder == "overThenDown"
     assert ws.print_title_cols == {"Classement": "$A:$B", "Points": "$A:$C"}[sheet]
-    assert ws.print_area.startswith(f"'{sheet}'!$A$1:")  # the title, the table and its legend: no chart
+    # Columns spill over pages: the title is printed whole at the top of every page (the page header), not
+    # from its cell, which each continuation page would print cut; the table and its legend, no chart.
+    assert ws.print_area.startswith(f"'{sheet}'!$A$3:")
+    assert ws.oddHeader.center.text == ws["A1"].value
     assert ws.oddFooter.center.text == "Page &P / &N"
 
 

@@ -405,3 +405,13 @@ def test_registers_with_the_windows_decorators(windows_xlwings, monkeypatch):
 def test_a_huge_number_is_shown_short_in_the_message():
     message = udfs.TDF_POINTS(1e300, 10)
     assert message.startswith("#place") and "1e+300" in message and len(message) < 80
+
+
+def test_a_doublon_is_typed_doublon_or_left_blank_and_the_people_behind_move_up():
+    """§1 « doublon »: A 1, B 2, A 3, C 4 has three classified people; the function takes no names, so A's
+    second line is typed « doublon » (or left blank): A 1000 + 3, B 1000 / 10^(1/2) = 316.228, C 100."""
+    for second in ("doublon", "Doublon", None):
+        out = flat(TDF_TOURNAMENT(column([1.0, 2.0, second, 4.0])))
+        assert out[0] == 1003 and out[1] == pytest.approx(316.228, abs=1e-3) and out[2] == "" and out[3] == 100
+    doc = functions.function("TDF_TOURNAMENT")
+    assert "doublon" in doc.arguments[0].description and any("A 1003, B 316,228" in note for note in doc.notes)

@@ -85,8 +85,9 @@ def test_blank_thresholds_are_the_reforms_first_season_with_a_warning(tmp_path):
     path = save_atomic(dbm_book.new_workbook(), tmp_path / "neuf.xlsx")
     summary = dbm_book.compute(Book(path))
     assert (summary.thresholds.seuil_s, summary.thresholds.seuil_o) == (None, None)
-    assert any(w.startswith("seuil_S vide : première saison de la réforme") for w in summary.warnings)
-    assert any(w.startswith("seuil_O vide : première saison de la réforme") for w in summary.warnings)
+    # A blank with a documented default: a warning at its cell, naming what the blank means.
+    assert any(w.startswith("Saison!B5 : seuil_S vide : première saison de la réforme") for w in summary.warnings)
+    assert any(w.startswith("Saison!B6 : seuil_O vide : première saison de la réforme") for w in summary.warnings)
     # Poule 1 on 01/10: Ana (F) 1st, Ivan (I) 2nd, three (O): SVB 2 + 1 + 9 = 12, MVB 2.4 > 2.25: CMM 9.00,
     # VFT 2.4 × 9 × 4 = 86.4. Ana's average 86.4 is far above any threshold: without seuil_O she still plays
     # (F) on 01/11. Ivan: 86.4 / 2^(4/5) = 49.62 > 15: he plays (F) on 01/11.

@@ -12,11 +12,13 @@ Adding a command: write ``cmd_NAME(args) -> int`` and an ``add_NAME(commands)`` 
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import difflib
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, ClassVar, NoReturn
@@ -24,8 +26,10 @@ from typing import IO, Any, ClassVar, NoReturn
 from . import __version__
 from .app import Outcome, run
 from .app.check import check as app_check
+from .app.common import typed
 from .app.demo import demo as app_demo
 from .app.explain import explain as app_explain
+from .app.explain import unwritable
 from .app.fill import fill as app_fill
 from .app.new import new as app_new
 from .app.schedule import schedule as app_schedule
@@ -73,6 +77,43 @@ class Progress:
         if self.enabled and time.monotonic() - self.start >= self.delay:
             self.stream.write("\r" + " " * (self.WIDTH + 40) + "\r")
             self.stream.flush()
+
+
+#: What a character no console code page has is written as (cp850, France's console default, has neither
+#: « … » nor « — »): plain ASCII that reads the same. Anything else left is decomposed (« ᵉ » is « e »), else « ? ».
+_PLAIN = {"…": "...", "—": "-", "–": "-", "‑": "-", "−": "-", "→": "->", "←": "<-", "⇒": "=>", "≥": ">=",
+          "≤": "<=", "≠": "!=", "’": "'", "‘": "'", "‚": ",", "“": '"', "”": '"', "„": '"', "œ": "oe", "Œ": "OE",
+          "æ": "ae", "Æ": "AE", "\u202f": " ", "\u2009": " ", "\u00a0": " ", "×": "x", "«": '"', "»": '"', "€": "EUR",
+          "•": "-", "Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ı": "i", "ß": "ss", "Þ": "Th",
+          "þ": "th", "Ð": "D", "ð": "d"}
+CONSOLE_ERRORS = "xlcircuit-console"
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    """The error handler of :func:`console_safe`: each character the console cannot show, in plain ASCII."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    shown = []
+    for char in error.object[error.start:error.end]:
+        plain = _PLAIN.get(char)
+        if plain is None:
+            decomposed = unicodedata.normalize("NFKD", char)
+            plain = "".join(c for c in decomposed if c.isascii() and not unicodedata.combining(c)) or "?"
+        shown.append(plain)
+    return "".join(shown), error.end
+
+
+codecs.register_error(CONSOLE_ERRORS, _plain)
+
+
+def console_safe(*streams: IO[str]) -> None:
+    """Let every message reach a console whatever its code page (cp850 or cp1252 on Windows, redirected to a
+    file or not): a character it cannot encode is written in plain ASCII instead of ending in a traceback."""
+    for stream in streams or (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            with contextlib.suppress(ValueError, OSError):  # a stream that cannot change: leave it as it is
+                reconfigure(errors=CONSOLE_ERRORS)
 
 
 def _say(text: str = "") -> None:
@@ -146,7 +187,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    return show(run(lambda: app_explain(Path(args.file), args.player, args.federation, _path(args.output))))
+    output = _path(args.output)
+    if output is not None and (refused := unwritable(output)) is not None:
+        raise UsageError(refused)
+    return show(run(lambda: app_explain(Path(args.file), args.player, args.federation, output)))
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
@@ -413,8 +457,8 @@ def add_explain(commands: Subcommands) -> None:
     explain_cmd.add_argument("player", metavar="NOM",
                              help="le nom du joueur, comme dans les résultats (majuscules et accents facultatifs)")
     explain_cmd.add_argument("-o", "--output", metavar="SORTIE",
-                             help="l'écrire dans ce fichier au lieu de l'afficher : .xlsx (une feuille), .pdf, "
-                                  "ou texte")
+                             help="l'écrire dans ce fichier au lieu de l'afficher : .txt (texte), .xlsx (une "
+                                  "feuille) ou .pdf")
     federation_option(explain_cmd)
 
 
@@ -492,13 +536,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: How the file names a command takes end: an unknown word ending so is probably the rest of one.
+NAME_ENDINGS = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".pdf", ".txt", ".docx")
+
+
+def rejoined(argv: list[str], value: str | None) -> list[str] | None:
+    """The command as it should have been typed when ``value`` (a FICHIER or DOSSIER argument) is the start of a
+    name with spaces typed without quotes (``fill TdF 2025-2026.xlsx``): the words up to one that ends like a
+    file name (or that make an existing file) put back together; None when nothing suggests it."""
+    if value is None or value not in argv:
+        return None
+    start = argv.index(value)
+    for end in range(start + 1, len(argv)):
+        if argv[end].startswith("-"):
+            return None
+        name = " ".join(argv[start:end + 1])
+        if argv[end].lower().endswith(NAME_ENDINGS) or Path(name).exists():
+            return argv[:start] + [name] + argv[end + 1:]
+    return None
+
+
+def _quote_hint(args: argparse.Namespace, argv: list[str]) -> str | None:
+    """« put the name in quotes », with the command to type, when a file name seems split at its spaces."""
+    for value in (getattr(args, "file", None), getattr(args, "dir", None)):
+        fixed = rejoined(argv, value)
+        if fixed is not None:
+            return ("un nom de fichier qui contient des espaces s'écrit entre guillemets : xlcircuit "
+                    + " ".join(typed(word) for word in fixed))
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    console_safe()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    top = build_parser()
+    args, extra = top.parse_known_args(argv)
+    parser: argparse.ArgumentParser = getattr(args, "parser", top)  # the command's own, for its usage line
+    hint = _quote_hint(args, argv)
+    if extra:
+        parser.error(f"je ne comprends pas : {' '.join(extra)}" + (f" ; {hint}" if hint else ""))
+    file = getattr(args, "file", None)
+    if hint and file is not None and not Path(file).exists() and args.command != "new":
+        parser.error(f"{file} : fichier introuvable ; {hint}")  # explain TdF 2025.xlsx NOM: the name cut in two
     try:
         status: int = args.run(args)
         return status
     except UsageError as exc:
-        parser: argparse.ArgumentParser = args.parser
         parser.error(str(exc))  # exits with status 2
     except XlcircuitError as exc:
         print(str(exc), file=sys.stderr)

@@ -69,6 +69,7 @@ class Window:
 
     def __init__(self, root: tkinter.Tk, path: str | None = None):
         import tkinter as tk
+        from tkinter import font as tkfont
         from tkinter import ttk
 
         from .federations import ADAPTERS
@@ -111,6 +112,8 @@ class Window:
         self.open_button = ttk.Button(actions, text="Ouvrir le résultat", underline=0, command=self.open_result,
                                       state="disabled")
         self.open_button.pack(side="right")
+        # Shown when a lock file stopped a fill (the message says what it means): the command line's --force.
+        self.force_button = ttk.Button(actions, text="Remplir quand même", command=lambda: self.start("fill", True))
 
         options = ttk.Frame(frame)
         options.grid(row=3, column=0, columnspan=3, sticky="w")
@@ -137,11 +140,18 @@ class Window:
         self.messages.tag_configure("erreur", foreground="#b00020")
         self.messages.configure(state="disabled")
 
-        self.problems = ttk.Treeview(frame, columns=("cell", "column", "message"), show="headings", height=8)
+        # Each problem wraps onto as many lines as it needs in the width the column has (all rows as high as
+        # the longest needs): readable without widening the window.
+        self.font = tkfont.nametofont("TkDefaultFont")
+        self.problem_style = "Problemes.Treeview"
+        self.shown_problems: list[tuple[str, str, str]] = []
+        self.problems = ttk.Treeview(frame, columns=("cell", "column", "message"), show="headings", height=8,
+                                     style=self.problem_style)
         for column, heading, width in (("cell", "Cellule", 110), ("column", "Colonne", 130),
                                        ("message", "Problème", 520)):
             self.problems.heading(column, text=heading, anchor="w")
             self.problems.column(column, width=width, stretch=column == "message", anchor="w")
+        self.problems.bind("<Configure>", lambda event: self.fit_problems())
         self.problems.grid(row=7, column=0, columnspan=3, sticky="nsew")
         scroll = ttk.Scrollbar(frame, orient="vertical", command=self.problems.yview)
         scroll.grid(row=7, column=3, sticky="ns")
@@ -179,7 +189,9 @@ class Window:
             self.path.set(chosen)
             self.status.set(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?")
 
-    def start(self, action: str) -> None:
+    def start(self, action: str, force: bool = False) -> None:
+        """Run an action in a worker thread (``force``: a fill passes over a lock file, after the organiser read
+        what it means)."""
         if self.busy:
             return
         text = self.path.get().strip()
@@ -193,7 +205,7 @@ class Window:
         def run(path: Path, federation: str, progress: Progress) -> Outcome:
             if action == "check":
                 return check(path, federation, progress)
-            return fill(path, federation, progress=progress)
+            return fill(path, federation, force=force, progress=progress)
 
         if action == "share":
             options = {"clubs": self.share_clubs.get(), "pdf": self.share_pdf.get(), "csv": self.share_csv.get()}
@@ -202,6 +214,7 @@ class Window:
                 return share(path, federation, progress=progress, **options)
 
         self.busy = True
+        self.force_button.pack_forget()
         for button in (*self.buttons.values(), self.open_button, self.choose):
             button.configure(state="disabled")
         self.clear()
@@ -245,7 +258,46 @@ class Window:
         self.messages.configure(state="normal")
         self.messages.delete("1.0", "end")
         self.messages.configure(state="disabled")
+        self.shown_problems = []
+        self.fit_problems()
+
+    def wrapped(self, text: str, width: int) -> list[str]:
+        """``text`` in lines of at most ``width`` pixels, broken at spaces (a longer word keeps its line)."""
+        lines: list[str] = []
+        for word in text.split():
+            if lines and self.font.measure(f"{lines[-1]} {word}") <= width:
+                lines[-1] += f" {word}"
+            else:
+                lines.append(word)
+        return lines or [""]
+
+    def fit_problems(self) -> None:
+        """(Re)write the problem rows, each message wrapped to its column's width, the rows as high as the
+        longest needs."""
+        import tkinter.ttk as ttk
+
         self.problems.delete(*self.problems.get_children())
+        width = max(int(self.problems.column("message", "width")) - 12, 120)  # the cell's own padding
+        rows = [(cell, column, self.wrapped(message, width)) for cell, column, message in self.shown_problems]
+        lines = max((len(message) for _, _, message in rows), default=1)
+        ttk.Style(self.root).configure(self.problem_style, rowheight=self.font.metrics("linespace") * lines + 6)
+        for cell, column, message in rows:
+            self.problems.insert("", "end", values=(cell, column, "\n".join(message)))
+
+    @staticmethod
+    def summary(outcome: Outcome) -> str:
+        """The status line under the progress bar: what happened, and how many things to look at."""
+        count = len(outcome.warnings)
+        to_check = f", avec {count} point{'s' if count > 1 else ''} à vérifier (ci-dessous)" if count else ""
+        if outcome.problems:
+            return (f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} à corriger dans le "
+                    "classeur (liste ci-dessous).")
+        if outcome.lock is not None:
+            return "Classeur ouvert dans un autre programme ? Lisez le message, puis fermez-le ou remplissez quand même."
+        if outcome.error:
+            return ("Rien n'a été fait : voir le message ci-dessous." if not outcome.lines
+                    else f"Fait en partie{to_check} : voir les messages ci-dessous.")
+        return f"Terminé{to_check}. « Ouvrir le résultat » l'ouvre."
 
     def show(self, outcome: Outcome) -> None:
         self.busy = False
@@ -262,18 +314,13 @@ class Window:
         for warning in outcome.warnings:
             self.messages.insert("end", f"  - {warning}\n", "attention")
         self.messages.configure(state="disabled")
-        for problem in outcome.problems:
-            where = f"{problem.sheet}!{problem.cell}" if problem.cell else (
-                f"{problem.sheet}, ligne {problem.row}" if problem.row is not None else problem.sheet)
-            self.problems.insert("", "end", values=(where, problem.column or "", problem.message))
-        if outcome.problems:
-            self.status.set(f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} "
-                            "à corriger dans le classeur (liste ci-dessous).")
-        elif outcome.error:
-            self.status.set("Rien n'a été fait : voir le message ci-dessous." if not outcome.lines
-                            else "Fait en partie : voir les messages ci-dessous.")
-        else:
-            self.status.set("Terminé. « Ouvrir le résultat » l'ouvre.")
+        self.shown_problems = [
+            (f"{p.sheet}!{p.cell}" if p.cell else (f"{p.sheet}, ligne {p.row}" if p.row is not None else p.sheet),
+             p.column or "", p.message) for p in outcome.problems]
+        self.fit_problems()
+        self.status.set(self.summary(outcome))
+        if outcome.lock is not None:  # the message says what the lock means; going on is the organiser's call
+            self.force_button.pack(side="left", padx=(12, 0))
         self.result = outcome.result if outcome.result is not None and outcome.result.exists() else None
         self.open_button.configure(state="normal" if self.result else "disabled")
 

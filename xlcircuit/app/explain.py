@@ -11,6 +11,7 @@ import openpyxl
 from openpyxl.styles import Alignment, Font
 from openpyxl.workbook.workbook import Workbook
 
+from ..rules.errors import XlcircuitError
 from ..workbook.cells import put
 from ..workbook.layout import PAPER_A4
 from ..xlsx import libreoffice, save_atomic
@@ -58,8 +59,27 @@ def explanation_workbook(lines: list[str]) -> Workbook:
     return wb
 
 
+#: What ``explain -o`` writes, by the output's extension: never a format under another's name.
+WRITTEN = {".txt": "texte", ".xlsx": "une feuille", ".pdf": "par LibreOffice"}
+
+
+def unwritable(target: Path) -> str | None:
+    """Why ``explain`` cannot write ``target`` (an extension it does not write), or None."""
+    if target.suffix.lower() in WRITTEN:
+        return None
+    kinds = ", ".join(f"{suffix} ({what})" for suffix, what in list(WRITTEN.items())[:-1])
+    last, what = list(WRITTEN.items())[-1]
+    found = f"a l'extension « {target.suffix} »" if target.suffix else "n'a pas d'extension"
+    return (f"explain écrit un fichier {kinds} ou {last} ({what}) ; {target.name} {found} : choisissez par "
+            f"exemple {target.stem}.txt ou {target.stem}.pdf.")
+
+
 def write_explanation(lines: list[str], target: Path) -> Path:
-    """Write the explanation to ``target``: ``.xlsx`` (a sheet), ``.pdf`` (printed by LibreOffice), else text."""
+    """Write the explanation to ``target``: ``.xlsx`` (a sheet), ``.pdf`` (printed by LibreOffice), ``.txt`` (text);
+    any other extension is refused (text under a .docx name would not open)."""
+    refused = unwritable(target)
+    if refused is not None:
+        raise XlcircuitError(refused)
     suffix = target.suffix.lower()
     if suffix == ".xlsx":
         return save_atomic(explanation_workbook(lines), target)
@@ -79,6 +99,8 @@ def explain(path: Path, player: str, federation: str | None = None, output: Path
             progress: Progress = quiet) -> Outcome:
     """``xlcircuit explain``: ``player``'s points in French, each result with the rule applied, ending on the
     total the standings show (each federation words its own); shown, or written to ``output``."""
+    if output is not None and (refused := unwritable(output)) is not None:
+        raise XlcircuitError(refused)  # before any work
     progress("lecture")
     book, adapter = open_book(path, federation)
     lines = adapter.explain(adapter.compute(book, progress), player)

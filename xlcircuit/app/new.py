@@ -7,6 +7,7 @@ from pathlib import Path
 from ..federations import ADAPTERS
 from ..rules.errors import XlcircuitError
 from ..xlsx import save_atomic
+from .common import typed
 from .outcome import Outcome
 
 
@@ -18,5 +19,5 @@ def new(federation: str, target: Path, force: bool = False) -> Outcome:
     save_atomic(adapter.new_workbook(), target)
     names = [f"« {spec.sheet} »" for spec in adapter.inputs]
     tables = f"les tables {', '.join(names[:-1])} et {names[-1]}" if len(names) > 1 else f"la table {names[0]}"
-    return Outcome([f"Classeur créé : {target}. Remplissez {tables}, puis lancez : xlcircuit fill {target}"],
+    return Outcome([f"Classeur créé : {target}. Remplissez {tables}, puis lancez : xlcircuit fill {typed(target)}"],
                    result=target)

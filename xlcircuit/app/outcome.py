@@ -33,6 +33,9 @@ class Outcome:
     result: Path | None = None  # what « Ouvrir le résultat » opens: the workbook filled, the folder shared
     route: str | None = None  # a fill's path: SURGICAL or FULL
     status: int = 0  # the command line's exit status: 0 done, 1 a problem (reported)
+    #: The lock file that stopped a fill (a spreadsheet program has the workbook open, or had it when it
+    #: crashed): the window then offers to go on anyway, as ``--force`` does.
+    lock: Path | None = None
 
     @property
     def failed(self) -> bool:

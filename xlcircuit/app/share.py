@@ -69,15 +69,12 @@ def share_clubs(book: Book, adapter: Adapter, folder: Path, day: dt.date | None 
         published = adapter.outputs(summary, club=club, day=day)
         standings, points = _output(published, adapter.standings), _output(published, adapter.lines)
         members = {player for player, c in summary.clubs.items() if c == club}
-        mine = [row for row in standings.rows if row[_player_column(standings)] in members]
-        their_points = [row for row in points.rows if row[_player_column(points)] in members]
+        count = sum(row[_player_column(standings)] in members for row in standings.rows)
+        mine = _rows_of(standings, members, MY_CLUB, f"{club} — {count} joueurs")
+        theirs = _rows_of(points, members, CLUB_POINTS, f"{club} — résultats par tournoi")
         wb = openpyxl.Workbook()
         wb.active.title = standings.spec.sheet
-        write_outputs(wb, [
-            standings,
-            Output(MY_CLUB, standings.columns, mine, f"{club} — {len(mine)} joueurs"),
-            Output(CLUB_POINTS, points.columns, their_points, f"{club} — résultats par tournoi"),
-        ])
+        write_outputs(wb, [standings, mine, theirs])
         written[club] = save_atomic(wb, _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken))
     standings = _output(adapter.outputs(summary, day=day), adapter.standings)
     alone = sorted({row[_player_column(standings)] for row in standings.rows} - set(summary.clubs) - {None}, key=str)
@@ -86,6 +83,17 @@ def share_clubs(book: Book, adapter: Adapter, folder: Path, day: dt.date | None 
                              f"club (ajoutez-les à la table « Joueurs » si c'est un oubli) : "
                              f"{', '.join(map(str, alone))}.")
     return written
+
+
+def _rows_of(output: Output, members: set[str], spec: TableSpec, title: str) -> Output:
+    """A published table cut down to the rows of ``members``, as its own table ``spec`` titled ``title``, with
+    the look of those rows (a weighted or set-aside result) and the legend."""
+    player = _player_column(output)
+    kept = [index for index, row in enumerate(output.rows) if row[player] in members]
+    new_index = {old: new for new, old in enumerate(kept)}
+    marks = {(new_index[index], column): mark for (index, column), mark in output.marks.items() if index in new_index}
+    return Output(spec, output.columns, [output.rows[i] for i in kept], title, marks=marks,
+                  notes=output.notes, repeat_columns=output.repeat_columns)
 
 
 def _output(outputs: list[Output], spec: TableSpec) -> Output:

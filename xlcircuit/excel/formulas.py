@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .native import (
@@ -21,6 +21,7 @@ from .native import (
     FIRST,
     TDF_EXAMPLE,
     TDF_INTERRUPTED,
+    TDF_INTERRUPTED_COLUMN,
     TDF_SHEET,
     TORRES_EXAMPLE,
     TORRES_SHEET,
@@ -79,14 +80,18 @@ def formulas_workbook(tdf_rows: Rows = TDF_EXAMPLE, tdf_interrupted: Sequence[st
     wb = Workbook()
     wb.remove(wb.active)
     tdf_last = FIRST + max(lines, len(tdf_rows)) - 1
-    ws = _sheet(wb, TDF_SHEET, "Points TdF de chaque ligne (tdf.md §1) : place officielle (1, 2, 2, 4…), "
-                "ou organisateur, aide, annulé (100 points) ; vide : non classé.", tdf_columns(tdf_last),
+    ws = _sheet(wb, TDF_SHEET, "Points TdF de chaque ligne (tdf.md §1) : place officielle (1, 2, 2, 4… ou 1er, "
+                "2e, 3ème), ou organisateur, aide, annulé (100 points) ; vide : non classé. Un joueur qui a joué "
+                "sur deux tables a ses deux lignes : la meilleure compte, l'autre est un doublon (les classés "
+                "derrière elle remontent d'une place). Une ligne illisible : tout son tournoi en #N/A, la raison "
+                "en colonne Remarque.", tdf_columns(tdf_last),
                 tdf_rows, tdf_last)
-    ws.cell(FIRST - 1, 10, "Tournois interrompus").font = _BOLD
-    ws.cell(FIRST - 1, 10).fill = _HEADER
-    ws.column_dimensions["J"].width = 22
+    listed = column_index_from_string(TDF_INTERRUPTED_COLUMN)
+    ws.cell(FIRST - 1, listed, "Tournois interrompus").font = _BOLD
+    ws.cell(FIRST - 1, listed).fill = _HEADER
+    ws.column_dimensions[TDF_INTERRUPTED_COLUMN].width = 22
     for i, name in enumerate(tdf_interrupted):
-        ws.cell(FIRST + i, 10, name).data_type = "s"
+        ws.cell(FIRST + i, listed, name).data_type = "s"
 
     players_last = FIRST + max(lines, len(dbm_players)) - 1
     tournaments_last = FIRST + max(20, len(dbm_tournaments)) - 1

@@ -35,25 +35,98 @@ def _span(column: str, last: int, sheet: str | None = None) -> str:
 
 # --- Tour de France (tdf.md §1) ------------------------------------------------------------------------
 
+#: The column of the Tour de France sheet listing the interrupted tournaments (after the table and a gap).
+TDF_INTERRUPTED_COLUMN = "N"
+#: What a place cell may say instead of a place, as ``tdf.Role.parse`` reads it (the spreadsheet's ``=``
+#: ignores case, not accents: each accented word is listed with and without).
+TDF_ROLES = {
+    "organisateur": ("organisateur", "organisatrice", "co-organisateur", "co-organisatrice", "coorganisateur",
+                     "coorganisatrice"),
+    "aide": ("aide", "aidant", "aidante"),
+    "annulé": ("annulé", "annule", "annulée", "annulee", "tournoi annulé", "tournoi annule"),
+}
+#: A place typed as a French ordinal (``cells.as_positive_int``): the suffixes after its number, any number,
+#: then those of 1 only and of 2 only (``1er``, ``1re``, ``2nd``); none for a number typed as text.
+_ANY_SUFFIX, _FIRST_SUFFIX, _SECOND_SUFFIX = ("", "e", "ème", "eme"), ("er", "re", "ère", "ere"), ("nd", "nde")
+
+
+def _one_of(value: str, words: tuple[str, ...]) -> str:
+    return "OR(" + ",".join(f'{value}="{word}"' for word in words) + ")"
+
+
+def _typed(c: str) -> str:
+    """A place cell as text: without spaces, in lower case (``" 3 ème"`` -> ``"3ème"``)."""
+    return f'SUBSTITUTE(LOWER(TRIM({c}))," ","")'
+
+
+def _number_of(c: str) -> str:
+    """The number a place typed as text starts with (``3ème`` -> 3): its suffixes' letters taken out."""
+    digits = _typed(c)
+    for letter in "eèrmnd":
+        digits = f'SUBSTITUTE({digits},"{letter}","")'
+    return f"VALUE({digits})"
+
+
+def _readable(c: str, n: str) -> str:
+    """Whether the place typed in ``c`` is the whole number ``n`` as the workbook's reader takes it
+    (``cells.as_positive_int``): a number, or text made of ``n`` and a suffix its number takes (``3``, ``3e``,
+    ``3ème``, ``1er``, ``1re``, ``2nd``)."""
+    text = _typed(c)
+    suffix = f"MID({text},LEN({n})+1,9)"
+    ordinal = (f'AND(LEFT({text},LEN({n}))={n}&"",OR({_one_of(suffix, _ANY_SUFFIX)},'
+               f"AND({n}=1,{_one_of(suffix, _FIRST_SUFFIX)}),AND({n}=2,{_one_of(suffix, _SECOND_SUFFIX)})))")
+    return f"AND({n}=INT({n}),{n}>=1,{n}<=100000,OR(ISNUMBER({c}),{ordinal}))"
+
+
 def tdf_columns(last: int) -> list[Column]:
-    """Tournoi | Joueur | Place | Classés | Place effective | Ex aequo | Points; interrupted tournaments
-    are listed in column J. Points of place q among x: 1000 / 10^((q-1)/(x-1)), the first + x (no bonus
-    if interrupted); ties share the mean of their places' points."""
-    t, p = _span("A", last), _span("C", last)
-    interrupted = f"COUNTIF({_span('J', FIRST + 19)},A{{r}})>0"
-    x, first, tied = "D{r}", "(E{r}-1)", "F{r}"
+    """Tournoi | Joueur | Place | Place lue | Rôle | Retenue | Classés | Place effective | Ex aequo | Points |
+    Problème | Remarque; interrupted tournaments are listed in column N. Points of place q among x:
+    1000 / 10^((q-1)/(x-1)), the first + x (no bonus if interrupted); ties share the mean of their places'
+    points; a player's further lines in a tournament are doublons: only his best place counts and the people
+    classified behind the others move up. A line the rules cannot read (a place « 3er », « annulé » beside
+    places) leaves its whole tournament uncomputed (#N/A), the reason beside it: never a plausible number."""
+    a, b, d, e, f, k = (_span(col, last) for col in "ABDEFK")
+    rows = f"ROW({d})"
+    same_tournament = f"(TRIM({a})=TRIM(A{{r}}))"  # names as the workbook reads them: spaces trimmed
+    same_person = f"{same_tournament}*EXACT(TRIM({b}),TRIM(B{{r}}))"
+    kept = f"{same_tournament}*ISNUMBER({d})*({f}=1)"
+    interrupted = f"SUMPRODUCT(--(TRIM({_span(TDF_INTERRUPTED_COLUMN, FIRST + 19)})=TRIM(A{{r}})))>0"
+    x, first, tied = "G{r}", "(H{r}-1)", "I{r}"
     series = (f"1000*(10^(-{first}/({x}-1))-10^(-({first}+{tied})/({x}-1)))/(1-10^(-1/({x}-1)))")
-    points = (f"IF(OR(C{{r}}<1,C{{r}}<>INT(C{{r}})),NA(),IF({x}=1,1000+IF({interrupted},0,1),"
-              f"({series}+IF(E{{r}}=1,IF({interrupted},0,{x}),0))/{tied}))")
-    # « annulé » is for a tournament cancelled at the last minute: beside places it is refused, as by the core.
-    cancelled = f'IF(COUNTIFS({t},A{{r}},{p},">=1")>0,NA(),100)'
-    role = f'IF(OR(C{{r}}="organisateur",C{{r}}="aide"),100,IF(OR(C{{r}}="annulé",C{{r}}="annule"),{cancelled},NA()))'
+    points = (f"IF({x}=1,1000+IF({interrupted},0,1),"
+              f"({series}+IF(H{{r}}=1,IF({interrupted},0,{x}),0))/{tied})")
+    role = "TRIM(C{r})"
+    role_name = "".join(f'IF({_one_of(role, words)},"{name}",' for name, words in TDF_ROLES.items()) + '""' + ")" * 3
+    # The number a place cell says, however typed; whether it is a place the rules take is the problem's.
+    place = f'IF(ISNUMBER(C{{r}}),C{{r}},IF(TRIM(C{{r}})="","",IFERROR({_number_of("C{r}")},"")))'
+    # Kept: the person's best line (the lowest place, the first of equal ones; a place before a role).
+    better = f"ISNUMBER({d})*(({d}<D{{r}})+({d}=D{{r}})*({rows}<ROW(D{{r}})))"
+    earlier_role = f"ISNUMBER({d})+({e}<>\"\")*({rows}<ROW(D{{r}}))"
+    retained = (f'IF(ISNUMBER(D{{r}}),IF(SUMPRODUCT({same_person}*{better})>0,0,1),'
+                f'IF(E{{r}}<>"",IF(SUMPRODUCT({same_person}*({earlier_role}))>0,0,1),""))')
+    problem = (f'IF(OR(A{{r}}="",TRIM(C{{r}})=""),"",IF(E{{r}}<>"",'
+               f'IF(AND(E{{r}}="annulé",SUMPRODUCT({same_tournament}*ISNUMBER({d}))>0),'
+               f'"annulé à côté de places : un tournoi annulé n\'a pas de classement",""),'
+               f'IF(IFERROR(AND(ISNUMBER(D{{r}}),{_readable("C{r}", "D{r}")}),FALSE),"",'
+               f'"place illisible : « "&C{{r}}&" » (un entier de 1 à 100000 : 3, 3e, 1er ; ou organisateur, aide, '
+               f'annulé)")))')
+    broken = f'SUMPRODUCT({same_tournament}*({k}<>""))>0'
+    where = f'LOOKUP(2,1/({same_tournament}*({k}<>"")),'
+    remark = (f'IF(OR(A{{r}}="",K{{r}}<>""),"",IF({broken},"tournoi non calculé : ligne "&{where}{rows})&" : "'
+              f'&{where}{k}),IF(F{{r}}=0,"doublon : sa meilleure ligne compte, les classés derrière celle-ci '
+              f'remontent d\'une place","")))')
     return [
         Column("Tournoi"), Column("Joueur"), Column("Place"),
-        Column("Classés", f'IF(ISNUMBER(C{{r}}),COUNTIFS({t},A{{r}},{p},">=1"),"")'),
-        Column("Place effective", f'IF(ISNUMBER(C{{r}}),1+COUNTIFS({t},A{{r}},{p},"<"&C{{r}}),"")'),
-        Column("Ex aequo", f'IF(ISNUMBER(C{{r}}),COUNTIFS({t},A{{r}},{p},C{{r}}),"")'),
-        Column("Points", f'IF(ISNUMBER(C{{r}}),{points},IF(C{{r}}="","",{role}))', "0.000"),
+        Column("Place lue", place),
+        Column("Rôle", f'IF(ISNUMBER(C{{r}}),"",{role_name})'),
+        Column("Retenue", f'IF(A{{r}}="","",{retained})'),
+        Column("Classés", f'IF(AND(ISNUMBER(D{{r}}),F{{r}}=1),SUMPRODUCT({kept}),"")'),
+        Column("Place effective", f'IF(AND(ISNUMBER(D{{r}}),F{{r}}=1),1+SUMPRODUCT({kept}*({d}<D{{r}})),"")'),
+        Column("Ex aequo", f'IF(AND(ISNUMBER(D{{r}}),F{{r}}=1),SUMPRODUCT({kept}*({d}=D{{r}})),"")'),
+        Column("Points", f'IF(A{{r}}="","",IF({broken},NA(),IF(F{{r}}=1,IF(ISNUMBER(D{{r}}),{points},100),"")))',
+               "0.000"),
+        Column("Problème", problem),
+        Column("Remarque", remark),
     ]
 
 
@@ -138,8 +211,8 @@ def elo_columns(last: int) -> list[Column]:
 
 #: tdf.md §1, example 2 (ties) and a small tournament with an organiser, the second one interrupted.
 TDF_EXAMPLE = ([("Open de Lyon", f"Joueur {i + 1}", p) for i, p in enumerate([1, 1, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9])]
-               + [("Coupe de Paris", "Alice", 1), ("Coupe de Paris", "Bruno", 2), ("Coupe de Paris", "Chloé", 2),
-                  ("Coupe de Paris", "Denis", 4), ("Coupe de Paris", "Emma", "organisateur")])
+               + [("Coupe de Paris", "Alice", "1er"), ("Coupe de Paris", "Bruno", "2e"), ("Coupe de Paris", "Chloé", 2),
+                  ("Coupe de Paris", "Denis", "4ème"), ("Coupe de Paris", "Emma", "organisateur")])
 TDF_INTERRUPTED = ("Coupe de Paris",)
 #: dbm.md, worked example 1: twelve (O) players, four rounds (VFT 120); two players tied 5th.
 DBM_TOURNAMENTS_EXAMPLE = (("Poule A", 4),)

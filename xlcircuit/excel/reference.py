@@ -67,6 +67,8 @@ def _section(entry: Function) -> list[str]:
     lines = [f"### {signature(entry)}", "", entry.description, "",
              "| Argument | Description |", "|---|---|"]
     lines += [f"| `{a.name}` | {a.description} |" for a in entry.arguments]
+    for note in entry.notes:
+        lines += ["", note]
     example = entry.example
     lines.append("")
     if example.cells:
@@ -121,9 +123,15 @@ def reference() -> str:
         "calculent par des formules ordinaires, sans Python ni complément, dans tout Excel et dans LibreOffice :",
         "une longue table par calcul (une ligne par joueur et tournoi, ou par joueur et match), les colonnes",
         "grises étant des formules. Un test les recalcule avec LibreOffice et compare chaque valeur à xlcircuit.",
+        "Sur la feuille « Tour de France », les places se tapent `3` ou en ordinal (`1er`, `2e`, `3ème`) ; un",
+        "joueur qui a joué sur deux tables a ses deux lignes : la meilleure compte, l'autre est un doublon et les",
+        "classés derrière elle remontent d'une place. Une ligne que les règles ne lisent pas (`3er`, `annulé` à",
+        "côté de places) laisse tout son tournoi en `#N/A`, la raison dans la colonne Remarque : jamais un nombre",
+        "faux mais plausible.",
         "Les formules de la ligne 5, telles qu'un Excel en anglais les écrit (en français : `SI`, `NB.SI.ENS`,",
-        "`SOMMEPROD`, `ESTNUM`, `ENT`, `EQUIV`, `CHOISIR`, `SUPPRESPACE`, `SUBSTITUE`, `NA`, `OU`, `ET`, et",
-        "des points-virgules) :",
+        "`SOMMEPROD`, `ESTNUM`, `ENT`, `EQUIV`, `CHOISIR`, `SUPPRESPACE`, `SUBSTITUE`, `NA`, `OU`, `ET`,",
+        "`EXACT`, `MINUSCULE`, `CNUM`, `GAUCHE`, `STXT`, `NBCAR`, `LIGNE`, `RECHERCHE`, `SIERREUR`, et des",
+        "points-virgules) :",
         "",
     ]
     sheet = None

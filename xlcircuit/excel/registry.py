@@ -45,6 +45,7 @@ class Function:
     arguments: tuple[Argument, ...]
     example: Example
     module: str = "xlcircuit.udfs"  # the module defining it (xlwings' "UDF Modules")
+    notes: tuple[str, ...] = ()  # French paragraphs for the reference only (no 255-character limit there)
 
 
 # --- Tour de France de Diplomatie (docs/regles/tdf.md) ----------------------------------------
@@ -103,8 +104,8 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
             Argument(
                 "places",
                 "Plage des places officielles (1, 2, 2, 4…) ; organisateur, aide ou annulé pour une "
-                "personne non classée à 100 points (annulé : tournoi annulé, sans aucune place) ; cellule vide "
-                "si la personne n'est pas classée.",
+                "personne non classée à 100 points (annulé : tournoi annulé, sans aucune place) ; vide si non "
+                "classée ; doublon (2e ligne d'un joueur) : vide ou doublon.",
                 range=True,
             ),
             _INTERRUPTED,
@@ -114,6 +115,16 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
             (("places", 1), (None, 2), (None, 2), (None, 4), (None, "organisateur")),
             "TDF_TOURNAMENT(B1:B5)",
             ((1004,), (339.801,), (339.801,), (100,), (100,)),
+        ),
+        notes=(
+            "La fonction ne reçoit que les places, pas les noms : elle ne peut pas voir qu'une personne a deux "
+            "lignes. Un **doublon** (une personne qui a joué sur deux tables : le classement officiel lui donne "
+            "deux places) se tape ainsi : sa meilleure place sur sa ligne, et sur l'autre ligne `doublon` (ou une "
+            "cellule vide). Les classés derrière le doublon remontent alors d'une place (règlement, §1), et le "
+            "doublon ne compte pas dans le nombre de classés. Par exemple, A 1er, B 2e, A 3e, C 4e se tape 1, 2, "
+            "`doublon`, 4 : A 1003, B 316,228 (2e sur 3), C 100.",
+            "Les places s'écrivent en nombres (`1`, `2`) : « 1er », « 2e » sont refusés par la fonction (le "
+            "remplissage d'un classeur et le classeur de formules, eux, les lisent).",
         ),
     ),
     Function(

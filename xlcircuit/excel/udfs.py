@@ -34,7 +34,7 @@ import xlwings as xw
 
 from ..rules import cdf, dbm, elo, limits, tdf, torres
 from ..rules.errors import InvalidInput, XlcircuitError
-from ..rules.text import clean
+from ..rules.text import clean, fold
 from . import registry as functions
 
 __all__ = [entry.name for entry in functions.FUNCTIONS]
@@ -200,8 +200,8 @@ def _message(error: Exception) -> str:
 
 def _place_or_role(value: Any, where: str) -> int | tdf.Role | None:
     """A cell of a classification: an official place, a 100-point role, or None (not classified)."""
-    if _is_blank(value):
-        return None
+    if _is_blank(value) or (isinstance(value, str) and fold(value) == tdf.Status.DUPLICATE.value):
+        return None  # a doublon's cell: not classified, the people behind it move up (§1)
     if isinstance(value, str):
         try:
             role = tdf.Role.parse(value)

@@ -13,7 +13,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from ..rules import cdf, limits
 from ..rules.errors import InvalidInput, Problem, Violation, WorkbookProblems
-from ..rules.mechanics import rounded_parts
+from ..rules.mechanics import rank_key, rounded_parts
 from ..rules.text import fold, in_words
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_text, as_whole, as_yes_no
@@ -271,13 +271,20 @@ def _required_name(problems: Problems, record: Record, header: str, what: str) -
     return name
 
 
-def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool]:
-    """Championnat, Table finale (``oui`` when blank) and Tables incomplètes (``non`` when blank)."""
+def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool, list[str]]:
+    """Championnat, Table finale (``oui`` when blank, with a warning at its cell: it decides the top-board
+    bonus) and Tables incomplètes (``non`` when blank: boards of fewer than seven are then refused, never
+    computed); and the warnings for the defaults taken."""
     parameters = read_parameters(book, PARAMETRES, problems)
     name = parameters.text("Championnat") or ""
     top_board = parameters.value("Table finale") is None or bool(parameters.parsed("Table finale", as_yes_no, problems))
+    defaults = []
+    if parameters.value("Table finale") is None:
+        defaults.append(str(parameters.problem("Table finale", "Table finale vide : « oui » par défaut (une table "
+                                                               "finale, ses joueurs ont le bonus de 15 %) ; tapez "
+                                                               "oui ou non")))
     short = any(parameters.parsed(spelling, as_yes_no, problems) for spelling in ("Tables incomplètes", "Table incomplète"))
-    return name, top_board, short
+    return name, top_board, short, defaults
 
 
 def _report(problems: Problems, records: list[Record], violations: list[Violation]) -> set[int]:
@@ -292,9 +299,11 @@ def _row(records: list[Record]) -> Callable[[int], str]:
     return lambda i: f"ligne {records[i].row}"
 
 
-def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player], dict[str, str]]:
+def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player], dict[str, str], dict[str, str]]:
+    """Each player of the Joueurs table, his club, and where his Naissance cell is."""
     players: dict[str, cdf.Player] = {}
     clubs: dict[str, str] = {}
+    born: dict[str, str] = {}
     records: list[Record] = []
     for name, record in read_players(book, JOUEURS, problems):
         club, team = club_of(record), as_text(record.values.get("Équipe"))
@@ -305,17 +314,18 @@ def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player]
             problems.at(record, "Bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {bonus}")
             bonus = None
         players[name] = cdf.Player(name, birth, bool(foreign), team, bonus or 0.0)
+        born[name] = at_cell(record, "Naissance")
         records.append(record)
         if club:
             clubs[name] = club
     _report(problems, records, cdf.team_violations(list(players.values())))
-    return players, clubs
+    return players, clubs, born
 
 
 def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
-                seated: dict[tuple[int, str], set[str]]) -> list[Line]:
+                seated: dict[tuple[int, str], set[str]], unread: set[tuple[int, str]]) -> list[Line]:
     """The Parties lines; ``seated`` gets who sat at each board, even on a line or board with a problem
-    (so that a vote about it is not reported too)."""
+    (so that a vote about it is not reported too), ``unread`` the boards a line with a problem was left out of."""
     lines = []
     for record in read_table(book, PARTIES, problems):
         found = problems.mark()
@@ -335,16 +345,18 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
         if ronde is not None and table is not None and player is not None:
             seated.setdefault((ronde, table), set()).add(player)
         if problems.since(found):
+            if ronde is not None and table is not None:
+                unread.add((ronde, table))
             continue
         lines.append(Line(record, ronde, table, cdf.Seat(player, centres, survived, power, choice), years))
     return lines
 
 
-def _boards(lines: list[Line], problems: Problems, short: bool) -> list[cdf.Board]:
+def _boards(lines: list[Line], problems: Problems, short: bool, unread: set[tuple[int, str]]) -> list[cdf.Board]:
     """The boards of the Parties lines, as the core makes and checks them (a line or a board it refuses
-    is a problem at its cell)."""
+    is a problem at its cell; a board missing a line with a problem is not counted short)."""
     boards, violations = cdf.boards_of([cdf.Line(line.round, line.table, line.seat, line.years) for line in lines],
-                                       short)
+                                       short, unread)
     _report(problems, [line.record for line in lines], violations)
     return boards
 
@@ -410,19 +422,42 @@ class Typed:
     known: set[str]  # everyone seated at a board
     votes: list[cdf.Vote]
     favourites: list[tuple[str, str]]
+    defaults: list[str] = field(default_factory=list)  # a blank parameter read as its default, said where
+    born: dict[str, str] = field(default_factory=dict)  # where each player's birth date is typed
 
 
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
-    name, top_board, short = _read_parameters(book, problems)
-    players, clubs = _read_players(book, problems)
+    name, top_board, short, defaults = _read_parameters(book, problems)
+    players, clubs, born = _read_players(book, problems)
     seated: dict[tuple[int, str], set[str]] = {}
-    lines = _read_lines(book, problems, players, seated)
-    boards = _boards(lines, problems, short)
+    unread: set[tuple[int, str]] = set()
+    lines = _read_lines(book, problems, players, seated, unread)
+    boards = _boards(lines, problems, short, unread)
     known = {name for names in seated.values() for name in names}
     votes = _read_votes(book, problems, seated)
     favourites = _read_favourites(book, problems, seated)
-    return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites)
+    return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites, defaults, born)
+
+
+def _unknown_births(standings: list[cdf.Standing], players: dict[str, cdf.Player], born: dict[str, str]) -> list[str]:
+    """Where the youngest tie-breaker decided equal totals with a blank birth date (read as older than every
+    known date): at that cell, with the players it ranked."""
+    by_total: dict[float, list[cdf.Standing]] = defaultdict(list)
+    for s in standings:
+        by_total[rank_key(s.total)].append(s)
+    warnings = []
+    for group in by_total.values():
+        if not any(s.decided_by == cdf.YOUNGEST for s in group):
+            continue
+        for s in group:
+            player = players.get(s.player)
+            if player is not None and player.birth is None and s.player in born:
+                others = ", ".join(o.player for o in group if o is not s)
+                warnings.append(f"{born[s.player]} : Naissance vide : {s.player}, à égalité de total avec {others}, "
+                                "est départagé au plus jeune comme s'il était le plus âgé (une date inconnue vient "
+                                "après toutes les dates connues) ; tapez sa date de naissance.")
+    return warnings
 
 
 def summarise(typed: Typed) -> Summary:
@@ -432,7 +467,8 @@ def summarise(typed: Typed) -> Summary:
                                             typed.top_board, typed.short)
     except InvalidInput as exc:
         raise WorkbookProblems([Problem(PARTIES.sheet, None, None, str(exc))]) from None
-    warnings = _warnings(typed.lines, typed.players) + championship.warnings
+    warnings = (typed.defaults + _warnings(typed.lines, typed.players) + championship.warnings
+                + _unknown_births(championship.standings, typed.players, typed.born))
     absent = sorted(set(typed.players) - typed.known, key=fold)
     if absent and typed.known:
         warnings.append(f"Inscrits sans partie (absents du classement) : {', '.join(absent)}.")

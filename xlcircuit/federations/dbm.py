@@ -19,6 +19,7 @@ from ..workbook.cells import as_date, as_number, as_positive_int, as_text, as_ye
 from ..workbook.procedure import Steps
 from ..workbook.read import read_table
 from ..workbook.sheets import (
+    at_cell,
     club_of,
     fill_step,
     finish_workbook,
@@ -226,10 +227,12 @@ def put_example(wb: Workbook) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Thresholds | None]:
+def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Thresholds | None, dict[str, str]]:
+    """The season's name, the thresholds (None when one is wrong or absent), and where each threshold is typed."""
     parameters = read_parameters(book, PARAMETRES, problems)
     records = parameters.records
     found = {}
+    cells = {name: at_cell(records[fold(name)], "Valeur") for name in ("seuil_S", "seuil_O") if fold(name) in records}
     for name in ("seuil_S", "seuil_O"):
         record = records.get(fold(name))
         if record is None:
@@ -245,29 +248,34 @@ def _read_parameters(book: Book, problems: Problems) -> tuple[str | None, dbm.Th
             found[name] = value  # blank: the reform's first season (dbm.Thresholds)
     season = parameters.text("Saison")
     if len(found) == 2:
-        return season, dbm.Thresholds(found["seuil_S"], found["seuil_O"])
-    return season, None
+        return season, dbm.Thresholds(found["seuil_S"], found["seuil_O"]), cells
+    return season, None, cells
 
 
-def _threshold_warnings(thresholds: dbm.Thresholds) -> list[str]:
-    """A blank threshold is the reform's first season: said, with what it means."""
+def _threshold_warnings(thresholds: dbm.Thresholds, cells: dict[str, str] | None = None) -> list[str]:
+    """A blank threshold is the reform's first season: said at its cell, with what it means."""
     blank = [(name, low, high) for name, value, low, high in (("seuil_S", thresholds.seuil_s, "O", "S"),
                                                               ("seuil_O", thresholds.seuil_o, "F", "O"))
              if value is None]
-    return [f"{name} vide : première saison de la réforme (pas de dernier joueur actif ({high}) de la saison "
+    where = cells or {}
+    return [(f"{where[name]} : " if name in where else "")
+            + f"{name} vide : première saison de la réforme (pas de dernier joueur actif ({high}) de la saison "
             f"précédente) ; aucun joueur ({low}) ne joue en ({high}) en cours de saison." for name, low, high in blank]
 
 
-def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str]]:
+def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str], dict[str, Record]]:
+    """Each player's class and club, and his line of the Joueurs table."""
     classes: dict[str, dbm.PlayerClass] = {}
     clubs: dict[str, str] = {}
+    records: dict[str, Record] = {}
     for player, record in read_players(book, JOUEURS, problems):
+        records[player] = record
         cls = parse_cell(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
         if cls is not None:
             classes[player] = cls
         if club := club_of(record):
             clubs[player] = club
-    return classes, clubs
+    return classes, clubs, records
 
 
 def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
@@ -334,7 +342,11 @@ def _gaps(places: list[int]) -> list[int]:
             if p not in taken and not any(q < p < q + ordered.count(q) for q in taken)]
 
 
-def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, dbm.PlayerClass]) -> list[str]:
+def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, dbm.PlayerClass],
+              listed: dict[str, Record] | None = None) -> list[str]:
+    """What to look at: poules without results, unusual rounds, gaps, doubles without a partner, players
+    without a class (each at its cell), probable misspellings (``listed``: the Joueurs table's lines)."""
+    listed = listed or {}
     warnings = []
     by_tournament: dict[str, list[Line]] = defaultdict(list)
     for line in lines:
@@ -353,19 +365,36 @@ def _warnings(rows: list[TournamentRow], lines: list[Line], classes: dict[str, d
             warnings.append(f"« {row.name} » : place{'s' if len(missing) > 1 else ''} {shown} absente"
                             f"{'s' if len(missing) > 1 else ''} du classement : les joueurs suivants sont "
                             "classés à leur rang réel (1 + les joueurs devant eux).")
-        alone = [line.entry.player for line in group if row.doubles and line.entry.place is not None
+        alone = [line for line in group if row.doubles and line.entry.place is not None
                  and line.entry.partner is None]
         if alone:
-            warnings.append(f"« {row.name} » est en double mais {', '.join(alone)} n'a pas d'équipier : "
+            named = ", ".join(f"{line.entry.player} ({at_cell(line.record, 'Équipier')})" for line in alone)
+            warnings.append(f"« {row.name} » est en double mais {named} n'a pas d'équipier : "
                             "compté comme une équipe d'un joueur.")
+    return warnings + _newcomers(lines, classes, listed) + _spellings(lines, listed)
+
+
+def _newcomers(lines: list[Line], classes: dict[str, dbm.PlayerClass], listed: dict[str, Record]) -> list[str]:
+    """The players without a class, classed as newcomers: each with his blank Classe cell, or none when he is
+    not in the Joueurs table at all."""
     people = sorted({p for line in lines for p in (line.entry.player, line.entry.partner) if p})
     newcomers = [p for p in people if p not in classes]
-    if newcomers:
-        shown = ", ".join(newcomers[:NEWCOMERS_SHOWN]) + (" …" if len(newcomers) > NEWCOMERS_SHOWN else "")
-        warnings.append(f"{len(newcomers)} joueur{'s' if len(newcomers) > 1 else ''} sans classe dans la table "
-                        f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} {dbm.NEWCOMER.letter} "
-                        f"(nouveaux joueurs) : {shown}.")
-    return warnings + spelling_warnings(set(people) | set(classes))
+    if not newcomers:
+        return []
+    shown = ", ".join(f"{p} ({at_cell(listed[p], 'Classe')})" if p in listed else p
+                      for p in newcomers[:NEWCOMERS_SHOWN]) + (" …" if len(newcomers) > NEWCOMERS_SHOWN else "")
+    return [f"{len(newcomers)} joueur{'s' if len(newcomers) > 1 else ''} sans classe dans la table "
+            f"Joueurs, classé{'s' if len(newcomers) > 1 else ''} {dbm.NEWCOMER.letter} (nouveaux joueurs) : {shown}."]
+
+
+def _spellings(lines: list[Line], listed: dict[str, Record]) -> list[str]:
+    """Names probably of one person (:func:`spelling_warnings`), from the Joueurs table and the results."""
+    typed = [(p, at_cell(listed[p], "Joueur")) for p in listed]
+    for line in lines:
+        typed.append((line.entry.player, at_cell(line.record, "Joueur")))
+        if line.entry.partner:
+            typed.append((line.entry.partner, at_cell(line.record, "Équipier")))
+    return spelling_warnings(typed)
 
 
 def season_label(given: str | None, rows: list[TournamentRow]) -> str:
@@ -383,16 +412,18 @@ class Typed:
     clubs: dict[str, str]
     tournaments: list[TournamentRow]
     lines: list[Line]
+    listed: dict[str, Record] = field(default_factory=dict)  # each player's line of the Joueurs table
+    cells: dict[str, str] = field(default_factory=dict)  # where each threshold is typed
 
 
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
-    season, thresholds = _read_parameters(book, problems)
-    classes, clubs = _read_players(book, problems)
+    season, thresholds, cells = _read_parameters(book, problems)
+    classes, clubs, listed = _read_players(book, problems)
     rows = _read_tournaments(book, problems)
     lines = _read_results(book, problems, {row.name: row for row in rows})
     _check_tournaments(rows, lines, problems)
-    return Typed(season, thresholds, classes, clubs, rows, lines)
+    return Typed(season, thresholds, classes, clubs, rows, lines, listed, cells)
 
 
 def summarise(typed: Typed) -> Summary:
@@ -409,7 +440,7 @@ def summarise(typed: Typed) -> Summary:
     playing_referees = {(line.tournament, line.entry.player) for line in lines
                         if line.entry.referee and line.entry.place is not None}
     return Summary(ordered, report, typed.thresholds,
-                   _threshold_warnings(typed.thresholds) + _warnings(ordered, lines, classes),
+                   _threshold_warnings(typed.thresholds, typed.cells) + _warnings(ordered, lines, classes, typed.listed),
                    season_label(typed.season, rows), clubs, playing_referees)
 
 

@@ -181,11 +181,17 @@ def winner_rule(value: object) -> bool:
     raise InvalidInput(f"« {LOWEST} » ou « {HIGHEST} » attendu ; trouvé « {value} »")
 
 
-def _read_settings(book: Book, problems: Problems) -> tuple[bool, str]:
-    """Vainqueur (the lowest total wins when blank) and Nom; no other setting."""
+def _read_settings(book: Book, problems: Problems) -> tuple[bool, str, list[str]]:
+    """Vainqueur (the lowest total wins when blank, with a warning at its cell: it decides every rank) and
+    Nom; no other setting. Returns them and the warnings for the defaults taken."""
     settings = read_parameters(book, REGLAGES, problems, known=("Vainqueur", "Nom"))
     lowest_wins = settings.parsed("Vainqueur", winner_rule, problems)
-    return lowest_wins is None or lowest_wins, settings.text("Nom") or ""
+    defaults = []
+    if settings.value("Vainqueur") is None:
+        defaults.append(str(settings.problem("Vainqueur", f"Vainqueur vide : « {LOWEST} » par défaut (le plus petit "
+                                                          f"total gagne, comme au jeu du règlement) ; tapez « {LOWEST} » "
+                                                          f"ou « {HIGHEST} »")))
+    return lowest_wins is None or lowest_wins, settings.text("Nom") or "", defaults
 
 
 def _total(value: object) -> float | None:
@@ -243,21 +249,22 @@ class Typed:
     clubs: dict[str, str]
     entries: list[Entry]
     games: list[elo.Game]
+    defaults: list[str] = field(default_factory=list)  # a blank setting read as its default, said where
 
 
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
-    lowest_wins, name = _read_settings(book, problems)
+    lowest_wins, name, defaults = _read_settings(book, problems)
     clubs = read_clubs(book, JOUEURS, problems)
     entries = _read_lines(book, problems)
-    return Typed(lowest_wins, name, clubs, entries, _games(entries, problems))
+    return Typed(lowest_wins, name, clubs, entries, _games(entries, problems), defaults)
 
 
 def summarise(typed: Typed) -> Summary:
     """The history played by the core (:func:`xlcircuit.elo.run_history`)."""
     history = elo.run_history(typed.games, typed.lowest_wins)
-    return Summary(typed.games, history, typed.lowest_wins, typed.name, _warnings(typed.entries, typed.clubs),
-                   typed.clubs)
+    return Summary(typed.games, history, typed.lowest_wins, typed.name,
+                   typed.defaults + _warnings(typed.entries, typed.clubs), typed.clubs)
 
 
 # --- writing ---------------------------------------------------------------------------------

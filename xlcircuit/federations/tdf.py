@@ -16,7 +16,6 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..rules import limits, tdf
 from ..rules.errors import InvalidInput
-from ..rules.mechanics import rounded_parts
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no, put
@@ -206,7 +205,13 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
             continue
         seen[key] = record
         date = parse_cell(problems, record, "Date", as_date)
+        if record.values.get("Date") is None:
+            problems.at(record, "Date", "date manquante : les tournois sont rangés par date (colonnes du "
+                                        "classement, nom de la saison) ; tapez-la (jj/mm/aaaa)")
         kind = parse_cell(problems, record, "Type", tdf.Kind.parse)
+        if record.values.get("Type") is None:  # a blank is no kind: an online tournament would count as normal
+            problems.at(record, "Type", f"type manquant : {', '.join(k.value for k in tdf.Kind)} (le poids du "
+                                        "tournoi dans la saison en dépend)")
         interrupted = parse_cell(problems, record, "Interrompu", as_yes_no)
         rows.append(TournamentRow(record, name, date, kind or tdf.Kind.NORMAL, bool(interrupted)))
     return rows
@@ -345,11 +350,10 @@ def weight_reasons(summary: Summary) -> dict[tuple[str, str], str]:
 
 def counted_points(summary: Summary) -> dict[tuple[str, str], float]:
     """(player, tournament) -> the points the result brings to the total (points × weight) as published: to
-    the tenth, so that a standings row adds up to its total as printed (:func:`mechanics.rounded_parts`)."""
+    the tenth, so that a standings row adds up to its total as printed (:func:`tdf.counted_parts`)."""
     counted = {}
     for st in summary.report.standings:
-        parts = rounded_parts([o.points * w for o, w in zip(st.season.outings, st.season.weights)], 1,
-                              [w < 1 for w in st.season.weights])
+        parts = tdf.counted_parts(st.season)
         counted.update({(st.player, o.tournament): part for o, part in zip(st.season.outings, parts)})
     return counted
 

@@ -289,6 +289,7 @@ class Roster:
 def _read_players(book: Book, problems: Problems) -> Roster:
     players: list[torres.Player] = []
     records: dict[str, Record] = {}
+    defaults: list[str] = []  # a blank read as its documented default, said at its cell
     clubs: dict[str, str] = {}
     for name, record in read_players(book, JOUEURS, problems):
         found = problems.mark()
@@ -305,7 +306,7 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         if problems.since(found):
             continue
         if status is None:
-            status = torres.Status.ACTIVE if division is not None else torres.Status.NEW
+            status = _blank_status(record, name, division, group, defaults)
         if status is torres.Status.NEW and (division is not None or group is not None):
             problems.at(record, "Division", "un nouveau joueur n'a ni division ni groupe cette saison : "
                                             "videz ces cellules (il entrera en division la plus basse)")
@@ -335,7 +336,19 @@ def _read_players(book: Book, problems: Problems) -> Roster:
             groups[p.division, p.group].append(p)
     _check_pyramid(groups, records, problems)
     spellings = spelling_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players)
-    return Roster(players, records, dict(sorted(groups.items())), clubs, spellings)
+    return Roster(players, records, dict(sorted(groups.items())), clubs, defaults + spellings)
+
+
+def _blank_status(record: Record, name: str, division: int | None, group: int | None, defaults: list[str]) -> torres.Status:
+    """A blank Statut: « actif » for a player with a division, else « nouveau », said at its cell (blank is
+    documented as « actif », and an active player whose division was forgotten would silently be new)."""
+    if division is not None:
+        return torres.Status.ACTIVE
+    if group is None:
+        defaults.append(str(record.problem("Statut", f"Statut vide, ni division ni groupe : {name} est compté "
+                                                     "« nouveau » (il entre la saison prochaine en division la plus "
+                                                     "basse) ; tapez « nouveau », ou sa division et son groupe")))
+    return torres.Status.NEW
 
 
 def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],

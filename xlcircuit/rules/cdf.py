@@ -370,8 +370,9 @@ STEP_REASONS = {
 }
 
 #: Names of the tie-breakers of the individual ranking (§IV.3b), in order, as the standings show them.
-TIE_BREAKERS = ("confrontation directe", "moins de parties", "meilleure partie", "pays de moins de centres",
-                "le plus jeune")
+#: The last tie-breaker, by decision: the youngest (an unknown birth date comes after every known one).
+YOUNGEST = "le plus jeune"
+TIE_BREAKERS = ("confrontation directe", "moins de parties", "meilleure partie", "pays de moins de centres", YOUNGEST)
 
 
 @dataclass(frozen=True)
@@ -583,17 +584,23 @@ def line_violations(line: Line, index: int = 0) -> list[Violation]:
     return found
 
 
-def boards_of(lines: Sequence[Line], short: bool = False) -> tuple[list[Board], list[Violation]]:
+def boards_of(lines: Sequence[Line], short: bool = False,
+              unread: Collection[tuple[int, str]] = ()) -> tuple[list[Board], list[Violation]]:
     """The boards the lines make (by round, then table), and every violation, located on a line: a line
     the scoring cannot take (``line_violations``) is left out; a board with several lengths (§II.4g) or
     that ``check_board`` refuses is reported on its first line and left out; a player on more than
-    ``MAX_SIMULTANEOUS`` boards of a round (§II.2b3) on his last line."""
+    ``MAX_SIMULTANEOUS`` boards of a round (§II.2b3) on his last line. A board that lost a line (to a
+    violation here, or to the reader: ``unread``, by (round, table)) is checked but for its number of players:
+    its six other lines would only say « 7 players expected », a follow-on of the line to fix."""
     violations: list[Violation] = []
     grouped: dict[tuple[int, str], list[int]] = defaultdict(list)
+    incomplete = set(unread)
     for i, line in enumerate(lines):
         found = line_violations(line, i)
         violations += found
-        if not found:
+        if found:
+            incomplete.add((line.round, line.table))
+        else:
             grouped[(line.round, line.table)].append(i)
     boards = []
     for (ronde, table), group in sorted(grouped.items(), key=lambda item: (item[0][0], fold(item[0][1]))):
@@ -604,11 +611,12 @@ def boards_of(lines: Sequence[Line], short: bool = False) -> tuple[list[Board], 
                                                            f"({shown}) : une par partie"))
             continue
         board = Board(ronde, table, tuple(lines[i].seat for i in group), lengths.pop() if lengths else YEARS)
-        refused = _raised(partial(check_board, board.seats, board.years, short))
+        lost = (ronde, table) in incomplete
+        refused = _raised(partial(check_board, board.seats, board.years, short or lost))
         if refused is not None:
             violations.append(Violation(group[0], "table", f"table {table} de la ronde {ronde} : {refused}"))
-            continue
-        boards.append(board)
+        else:
+            boards.append(board)
     per_round: dict[tuple[str, int], list[int]] = defaultdict(list)
     for i in sorted(i for group in grouped.values() for i in group):
         per_round[(lines[i].seat.player, lines[i].round)].append(i)

@@ -98,9 +98,15 @@ def competition_ranks(totals: Sequence[float], higher_is_better: bool = True) ->
 
 def rounded_parts(values: Sequence[float], digits: int = 0, adjustable: Sequence[bool] | None = None) -> list[float]:
     """The values rounded to ``digits`` decimals so that they add up to their sum rounded half up (a
-    published row that adds up as printed). Each is rounded half up; when these miss the rounded sum, the
-    ones nearest to rounding the other way move by one unit of the last decimal, those marked ``adjustable``
-    first (a weighted result, whose exact value nobody reads elsewhere)."""
+    published row that adds up as printed). Each is rounded half up; when these miss the rounded sum, values
+    move by one unit of the last decimal back toward their other rounding, those nearest to it first and those
+    marked ``adjustable`` before the others (a weighted result, whose exact value nobody reads elsewhere).
+
+    A value that already prints exactly (a result set aside, which counts 0; 100 points at 100 %) never moves,
+    so no part crosses zero: a value rounded up moves down to the unit below it, never under zero. There are
+    always enough values to move: the parts overshoot the rounded sum by ``m`` units only when at least
+    ``2m - 1`` of them were rounded up (each by half a unit at most), and likewise below.
+    """
     unit = Decimal(1).scaleb(-digits)
     exact = [Decimal(repr(v)) for v in values]
     parts = [x.quantize(unit, rounding=ROUND_HALF_UP) for x in exact]
@@ -108,8 +114,9 @@ def rounded_parts(values: Sequence[float], digits: int = 0, adjustable: Sequence
     missing = int((target - sum(parts, Decimal(0))) / unit)
     step = unit if missing > 0 else -unit
     preferred = adjustable if adjustable is not None else [True] * len(values)
-    # Moving a value up costs how far it is from the next unit up; down, from the unit below.
-    order = sorted((i for i in range(len(values)) if (parts[i] - exact[i]) * step < 0 or parts[i] == exact[i]),
+    # Moving a value up costs how far it is from the next unit up; down, from the unit below. Only values
+    # rounded the other way move: a value printed exactly stays what it is.
+    order = sorted((i for i in range(len(values)) if (parts[i] - exact[i]) * step < 0),
                    key=lambda i: (not preferred[i], abs(exact[i] - parts[i] - step / 2)))
     for i in order[:abs(missing)]:
         parts[i] += step

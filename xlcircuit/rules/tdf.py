@@ -18,6 +18,7 @@ from .mechanics import (
     effective_places,
     format_half_up,
     rank_key,
+    rounded_parts,
     share_ties,
     shared_value,
     tie_sizes,
@@ -300,6 +301,20 @@ class Standing:
     player: str
     rank: int | None
     season: Season
+
+
+#: Decimals of the published points (the standings' cells, their totals, ``explain``).
+SHOWN_DIGITS = 1
+
+
+def counted_parts(player_season: Season, digits: int = SHOWN_DIGITS) -> tuple[float, ...]:
+    """§2 as published: what each outing brings to the total (its points × its weight), rounded to ``digits``
+    so that the row adds up to the total rounded half up. An outing set aside by the no-loss rule, or weighted
+    0, shows exactly 0; no part is negative; only results counted less than 100 % take the adjustment first
+    (a result at 100 % shows the same number as its points)."""
+    values = [o.points * w for o, w in zip(player_season.outings, player_season.weights)]
+    adjustable = [0 < w < 1 and not aside for w, aside in zip(player_season.weights, player_season.set_aside)]
+    return tuple(rounded_parts(values, digits, adjustable))
 
 
 def standings(outings_by_player: Mapping[str, Iterable[Outing]]) -> list[Standing]:

@@ -37,6 +37,14 @@ HEADER_HEIGHT = 32  # points: two lines of header text
 DATA_BAR_COLOUR = "5B9BD5"
 
 
+def is_our_rule(rule) -> bool:
+    """Whether a conditional format is one :func:`style_table` puts on a published table (its data bars, in
+    our colour): rewritten at each fill. Every other rule is the organiser's, and stays."""
+    bar = getattr(rule, "dataBar", None)
+    colour = getattr(getattr(bar, "color", None), "rgb", None)
+    return rule.type == "dataBar" and isinstance(colour, str) and colour.upper().endswith(DATA_BAR_COLOUR)
+
+
 # --- print -----------------------------------------------------------------------------------
 #: Paper: A4 (openpyxl's code 9), whatever the program's default (US Letter in LibreOffice here).
 PAPER_A4 = 9
@@ -75,6 +83,8 @@ def mark_font(italic: bool, strike: bool, grey: bool) -> Font:
 
 
 MAX_NOTES = 12
+#: Rows a legend may take once its lines are wrapped to the printed page: what a later fill clears.
+MAX_NOTE_ROWS = 40
 
 
 #: Widest a published column grows to fit its content (characters); longer text wraps.
@@ -98,16 +108,24 @@ def style_output(ws: Worksheet, output: Output) -> None:
             if mark not in fonts:
                 fonts[mark] = ws.parent._fonts.add(mark_font(mark.italic, mark.strike, mark.grey))
             restyle([cell], "fontId", fonts[mark])
-    last_row = write_notes(ws, output.notes, min_col, max_row)
     fit_widths(ws, output, min_col, min_row)
     if ws.freeze_panes is None:
         ws.freeze_panes = ws.cell(min_row + 1, 1)
-    first_row = min_row - TITLE_ROWS if output.title and min_row > TITLE_ROWS else min_row
-    # The print area takes the title and the legend's lines whole (14-point bold: half as wide again).
-    spill = max([len(n) for n in output.notes] + [int(len(output.title or "") * 1.5)])
-    last_col = max(max_col, _columns_for(ws, min_col, spill))
+    print_readable(ws, min_row, min_col, max_col, output.repeat_columns)
+    # Nothing printed is cut at a page's edge. The legend goes where page 1 prints it whole: wrapped to the
+    # columns page 1 holds, after the columns repeated on every page when the table spills over (a line typed
+    # in a repeated column would be printed cut on each continuation page).
+    spills = ws.print_title_cols is not None
+    first, last = min_col + (output.repeat_columns if spills else 0), _page_end(ws, min_col)
+    last_row = write_notes(ws, wrap_notes(output.notes, _characters(ws, first, last)), first, max_row)
+    # The title (14-point bold: half as wide again) likewise: in the sheet if page 1 prints it whole and nothing
+    # repeats it cut; else at the top of every printed page, as the page header.
+    in_sheet = not spills and len(output.title or "") * 1.5 <= _characters(ws, min_col, last)
+    first_row = min_row - TITLE_ROWS if output.title and in_sheet and min_row > TITLE_ROWS else min_row
+    header = ws.oddHeader.center
+    header.text, header.size, header.font = (None, None, None) if in_sheet else (output.title, 14, "Calibri,Bold")
+    last_col = max(max_col, last) if output.notes else max_col
     ws.print_area = f"{get_column_letter(min_col)}{first_row}:{get_column_letter(last_col)}{last_row}"
-    print_readable(ws, min_row, min_col, last_col, output.repeat_columns)
 
 
 def print_one_page_wide(ws: Worksheet, header_row: int) -> None:
@@ -203,21 +221,44 @@ def print_readable(ws: Worksheet, header_row: int, min_col: int, max_col: int, r
         ws._print_cols = None  # openpyxl's setter ignores None
 
 
-def _columns_for(ws: Worksheet, min_col: int, characters: int) -> int:
-    """The last column a text of ``characters`` written in ``min_col`` spills over to."""
-    col, room = min_col, 0.0
-    while True:
-        room += column_width(ws, col) or 8.43
-        if room >= characters * TEXT_WIDTH:
-            return col
+def _page_end(ws: Worksheet, min_col: int) -> int:
+    """The last column the first printed page holds, from ``min_col``, at the sheet's print scale: where
+    the columns that do not fit start their own pages (a little room kept for the program's own rounding)."""
+    room = PRINTABLE[ws.page_setup.orientation or "landscape"] * 100 / (ws.page_setup.scale or 100) * 0.97
+    col, used = min_col, column_points(column_width(ws, min_col))
+    while used + column_points(column_width(ws, col + 1)) <= room:
         col += 1
+        used += column_points(column_width(ws, col))
+    return col
+
+
+def _characters(ws: Worksheet, first: int, last: int) -> int:
+    """The characters of 11-point text a line holds over columns ``first``..``last``, in the widest fonts."""
+    width = sum(column_width(ws, c) or 8.43 for c in range(first, last + 1))
+    return max(20, int(width / (TEXT_WIDTH * WIDE_FONTS)))
+
+
+def wrap_notes(notes: Sequence[str], characters: int) -> list[str]:
+    """A legend's lines cut at spaces into lines of at most ``characters`` (a longer word keeps its line)."""
+    lines: list[str] = []
+    for note in notes[:MAX_NOTES]:
+        words = note.split(" ")
+        line = words[0]
+        for word in words[1:]:
+            if len(line) + 1 + len(word) <= characters:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines[:MAX_NOTE_ROWS]
 
 
 def write_notes(ws: Worksheet, notes: Sequence[str], min_col: int, max_row: int) -> int:
     """Write a table's legend one line a row, a blank row under the table; returns the last row printed.
     A cell of the organiser's there is kept (that line of the legend is left out)."""
     row = max_row
-    for text in notes[:MAX_NOTES]:
+    for text in notes[:MAX_NOTE_ROWS]:
         row += 1
         cell = ws.cell(row + 1, min_col)
         if cell.value is not None:
@@ -234,11 +275,12 @@ def is_note(cell) -> bool:
 
 
 def clear_notes(ws: Worksheet, area: tuple[int, int, int, int]) -> None:
-    """Remove the legend an earlier fill wrote under a table (cells in its look only)."""
-    for row in range(area[3] + 2, area[3] + 2 + MAX_NOTES):
-        cell = ws._cells.get((row, area[0]))
-        if cell is not None and is_note(cell):
-            del ws._cells[row, area[0]]
+    """Remove the legend an earlier fill wrote under a table (cells in its look only, in the table's columns)."""
+    for row in range(area[3] + 2, area[3] + 2 + MAX_NOTE_ROWS):
+        for col in range(area[0], area[2] + 1):
+            cell = ws._cells.get((row, col))
+            if cell is not None and is_note(cell):
+                del ws._cells[row, col]
 
 
 def shown_text(value: object, number_format: str | None) -> str:

@@ -8,7 +8,6 @@ Only the shape is shared here; every federation's tables, words and rules stay i
 from __future__ import annotations
 
 import difflib
-from collections import defaultdict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -19,6 +18,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from ..rules import limits
 from ..rules.errors import InvalidInput, Problem
+from ..rules.names import probable_duplicates
 from ..rules.text import fold
 from ..xlsx import Book, mark_federation
 from .cells import as_text, put
@@ -202,13 +202,19 @@ def unmatched_players(clubs: Clubs | dict[str, str], players: Iterable[str], wha
     workbook): his cell, and the closest name that has results."""
     known = set(players)
     cells = getattr(clubs, "cells", {})
+    listed = sorted(set(cells) | set(clubs), key=lambda p: (cells.get(p, ""), p))
+    unmatched = [player for player in listed if player not in known]
+    # « MULLER Jean » in Joueurs, « Jean Muller » in the results: the same person, probably.
+    likely: dict[str, str] = {}
+    for a, b, _ in probable_duplicates([*unmatched, *sorted(known)]):
+        if a in known and b not in known:
+            a, b = b, a
+        if b in known:
+            likely.setdefault(a, b)
     warnings = []
-    for player in sorted(set(cells) | set(clubs), key=lambda p: (cells.get(p, ""), p)):
-        if player in known:
-            continue
+    for player in unmatched:
         where = f"{cells[player]} : " if player in cells else ""
-        close = difflib.get_close_matches(player, known, n=1, cutoff=0.75) or [
-            name for name in known if fold(name) == fold(player)][:1]
+        close = [likely[player]] if player in likely else difflib.get_close_matches(player, known, n=1, cutoff=0.75)
         hint = f" ; faute de frappe pour « {close[0]} » ?" if close else ""
         warnings.append(f"{where}« {player} », de la table « Joueurs », n'a {what}{hint} (il ne figure donc dans "
                         "aucun classeur de club).")
@@ -253,18 +259,23 @@ def tournament_and_player(record: Record, problems: Problems,
 
 
 def spelling_warnings(names: Iterable[str | tuple[str, str]]) -> list[str]:
-    """A warning for each set of names that differ only by case, accents or spaces, with the first cell of
-    each spelling where given (``names`` holds names, or (name, ``Résultats!B5``) pairs)."""
-    spellings: dict[str, dict[str, str | None]] = defaultdict(dict)
+    """A warning for each pair of spellings that are probably one person (:func:`names.probable_duplicates`:
+    case or accents, a hyphen, the surname first, a doubled letter, an initial, a one-letter typo), with the
+    first cell of each where given (``names`` holds names, or (name, ``Résultats!B5``) pairs). Nothing is
+    merged: the warning says how to fix it."""
+    cells: dict[str, str | None] = {}
     for item in names:
         name, where = item if isinstance(item, tuple) else (item, None)
-        seen = spellings[fold(name)]
-        if seen.get(name) is None:
-            seen[name] = where
-    return [f"{' et '.join(f'« {n} »' + (f' ({where})' if where else '') for n, where in sorted(found.items()))} "
-            "sont-ils la même personne ? Les noms sont comparés tels quels (majuscules et accents compris) : "
-            "corrigez l'orthographe si c'est le cas."
-            for found in spellings.values() if len(found) > 1]
+        if cells.get(name) is None:
+            cells[name] = where
+    return [f"{_spelled(a, cells[a])} et {_spelled(b, cells[b])} sont-ils la même personne ({why}) ? Les noms "
+            "sont comparés tels quels : si c'est la même personne, corrigez l'orthographe pour écrire son nom "
+            "partout de la même façon."
+            for a, b, why in probable_duplicates(cells)]
+
+
+def _spelled(name: str, where: str | None) -> str:
+    return f"« {name} »" + (f" ({where})" if where else "")
 
 
 # --- writing ---------------------------------------------------------------------------------

@@ -19,7 +19,16 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..rules.errors import Problem, WorkbookProblems
 from .cells import clean_text, put
-from .layout import HEADER_HEIGHT, TITLE_ROWS, clear_notes, column_width, print_one_page_wide, set_column_width, style_output
+from .layout import (
+    HEADER_HEIGHT,
+    TITLE_ROWS,
+    clear_notes,
+    column_width,
+    is_our_rule,
+    print_one_page_wide,
+    set_column_width,
+    style_output,
+)
 from .read import MAX_COLUMN, MAX_ROW, bounds, cells_in, find_table, inside, overlap, table_key
 from .spec import Column, Output, Problems, TableSpec
 
@@ -119,6 +128,7 @@ def write_table(wb: Workbook, output: Output, problems: Problems,
         return None
     if old is not None:
         _clear_table(ws, old)
+        _follow_rows(ws, old, new)
     for offset, column in enumerate(columns):
         put(ws.cell(min_row, min_col + offset), column.header)
     _put_rows(ws, columns, rows, min_row + 1, min_col)
@@ -188,13 +198,37 @@ def write_outputs(wb: Workbook, outputs: Sequence[Output]) -> list[Worksheet]:
 
 
 def _drop_rules(ws: Worksheet, *areas: tuple[int, int, int, int]) -> None:
-    """Remove the conditional formats a previous fill put inside output tables (each inside one of ``areas``)."""
+    """Remove the conditional formats a previous fill put inside output tables (each inside one of ``areas``):
+    its data bars (:func:`layout.is_our_rule`). The organiser's own rules there stay."""
     rules = ws.conditional_formatting._cf_rules
     # dict.items: the ordered dict's own iteration would hash each range (openpyxl hashes its text) again.
-    for formatting, _ in list(dict.items(rules)):
+    for formatting, listed in list(dict.items(rules)):
         bounds = [range_boundaries(str(r)) for r in formatting.sqref.ranges]
-        if bounds and all(any(inside(b, area) for area in areas) for b in bounds):
+        if not (bounds and all(any(inside(b, area) for area in areas) for b in bounds)):
+            continue
+        kept = [rule for rule in listed if not is_our_rule(rule)]
+        if not kept:
             del rules[formatting]
+        elif len(kept) < len(listed):
+            rules[formatting] = kept
+
+
+def _follow_rows(ws: Worksheet, old: tuple[int, int, int, int], new: tuple[int, int, int, int]) -> None:
+    """The organiser's conditional formats over whole columns of a published table's rows follow its rows
+    when a fill grows or shrinks it (a rule on D4:D87 becomes D4:D95)."""
+    first, last = old[1] + 1, old[3]
+    if last < first or new[3] == last:
+        return
+    rules = ws.conditional_formatting._cf_rules
+    for formatting, listed in list(dict.items(rules)):
+        ranges = [range_boundaries(str(r)) for r in formatting.sqref.ranges]
+        moved = [(c1, r1, c2, new[3] if (r1, r2) == (first, last) and old[0] <= c1 and c2 <= old[2] else r2)
+                 for c1, r1, c2, r2 in ranges]
+        if moved != ranges:
+            del rules[formatting]
+            area = " ".join(f"{get_column_letter(c1)}{r1}:{get_column_letter(c2)}{r2}" for c1, r1, c2, r2 in moved)
+            for rule in listed:
+                ws.conditional_formatting.add(area, rule)
 
 
 def type_rows(wb: Workbook, spec: TableSpec, rows: Sequence[Sequence[object]]) -> None:

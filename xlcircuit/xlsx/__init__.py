@@ -7,8 +7,8 @@ What the rings outside use is imported from here; the modules behind it are the 
 
 from . import excel_forms  # noqa: F401  # openpyxl's serialisers set to Excel's forms, for every save
 from .book import Book, mark_federation, paused_gc
-from .files import save_atomic
+from .files import lock_of, save_atomic
 from .plan import Owned
 from .unkept import CONDITIONAL_FORMAT_EXTENSIONS
 
-__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "mark_federation", "paused_gc", "save_atomic"]
+__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "lock_of", "mark_federation", "paused_gc", "save_atomic"]

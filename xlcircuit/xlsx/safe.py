@@ -191,6 +191,12 @@ class Opened:
                 raise self._unreadable(info.filename) from None
             infos.append(info)
         if "xl/workbook.xml" not in seen:
+            if "content.xml" in seen:  # OpenDocument, LibreOffice's own format: say how to get an .xlsx
+                quoted = f'"{name}"' if " " in name else name
+                raise WorkbookError(f"{name} est un classeur LibreOffice (OpenDocument), pas un classeur Excel : "
+                                    "enregistrez-le au format .xlsx (Fichier > Enregistrer sous, type « Excel "
+                                    f"2007-365 ») ou convertissez-le (soffice --headless --convert-to xlsx "
+                                    f"{quoted}), puis relancez sur le .xlsx.")
             raise WorkbookError(f"{name} est une archive zip qui ne contient pas de classeur Excel.")
         _check_sizes(name, infos)
         return infos
