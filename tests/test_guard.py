@@ -223,12 +223,12 @@ def test_a_cell_no_spreadsheet_writes_in_an_input_table_is_one_sentence_with_its
     refused_alike(path, "(feuille « Résultats » : la chaîne partagée n° 99 n'existe pas)", capsys, at_open=False)
 
 
-def test_a_drawing_without_its_relationships_on_the_organisers_sheet_is_copied_as_it_is(filled, tmp_path, capsys):
-    """Its picture points nowhere: the organiser's sheet is copied as it came (no more damaged), and the fill runs."""
-    wb = openpyxl.load_workbook(filled)
-    notes = wb.create_sheet("Notes")
+def test_a_drawing_without_its_relationships_is_one_sentence(filled, tmp_path, capsys):
+    """Its chart points nowhere (a traceback, found by the fuzz): Excel would repair the file, xlcircuit says so."""
     from openpyxl.chart import BarChart, Reference
 
+    wb = openpyxl.load_workbook(filled)
+    notes = wb.create_sheet("Notes")
     notes["A1"], notes["A2"] = 1, 2
     chart = BarChart()
     chart.add_data(Reference(notes, min_col=1, min_row=1, max_row=2))
@@ -239,9 +239,24 @@ def test_a_drawing_without_its_relationships_on_the_organisers_sheet_is_copied_a
     drawing = next(r.part for r in package.rels(notes_part) if r.type.endswith("/drawing"))
     package.close()
     path = rezip(filled, tmp_path / "dessin.xlsx", lambda n, d: None if n == rels_part(drawing) else d)
-    assert main(["check", str(path)]) == 0
-    assert main(["fill", str(path)]) == 0
-    assert "Traceback" not in capsys.readouterr().err
+    refused_alike(path, f"({drawing} renvoie à la relation « rId1 », absente de ses relations)", capsys)
+
+
+def test_a_sheet_pointing_to_a_table_its_relationships_do_not_have_is_one_sentence(filled, tmp_path, capsys):
+    path = rezip(filled, tmp_path / "table.xlsx", lambda n, d: d.replace(b'Id="rId1"', b'Id="rId7"')
+                 if n == "xl/worksheets/_rels/sheet2.xml.rels" else d)
+    refused_alike(path, "(xl/worksheets/sheet2.xml renvoie à la relation « rId1 », absente de ses relations)", capsys)
+
+
+def test_a_member_longer_than_the_room_it_has_is_one_sentence(filled, tmp_path, capsys):
+    """Its size in the central directory runs over the next member: copied raw, it would not be what was read."""
+    data = bytearray(filled.read_bytes())
+    entry = central_entries(bytes(data))["xl/styles.xml"]
+    size = struct.unpack("<I", data[entry + 20:entry + 24])[0]
+    data[entry + 20:entry + 24] = struct.pack("<I", size + 5000)
+    path = tmp_path / "taille.xlsx"
+    path.write_bytes(bytes(data))
+    refused_alike(path, "(fichier tronqué ou abîmé : partie xl/styles.xml)", capsys)
 
 
 # --- bombs ----------------------------------------------------------------------------------------------------

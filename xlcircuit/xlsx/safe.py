@@ -68,6 +68,10 @@ _PREFIX = rb"(?:[^\s<>/!?=\"':]+:)?"  # an optional namespace prefix (names may 
 _MERGE = re.compile(rb"<" + _PREFIX + rb"mergeCell((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*/?>")
 _REF = re.compile(rb"""(?:^|\s)ref\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _CHUNK = 1 << 20
+#: A part's references to its relationships: ``r:id="rId1"``, ``r:embed=…`` (any prefix bound to their namespace).
+_RELATIONS_PREFIX = re.compile(rb"""xmlns:([\w.-]+)\s*=\s*["']http://schemas\.openxmlformats\.org/officeDocument/2006/"""
+                               rb"""relationships["']""")
+_REFERENCE = re.compile(rb"""(?<![\w.:-])([\w.-]+):(?:id|embed|link|pict)\s*=\s*["']([^"']*)["']""")
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED = "EncryptedPackage".encode("utf-16-le")
 _XML = (".xml", ".rels", ".vml")
@@ -105,6 +109,8 @@ class Opened:
         self.outside: list[str] = []
         #: Parts not in UTF-8 (the engine's byte-level readers take those through openpyxl only).
         self.encodings: dict[str, str] = {}
+        #: The relationship ids each part refers to (``r:id``, ``r:embed``...), checked against its relationships.
+        self.references: dict[str, set[str]] = {}
         self.handle = _open_regular(self.path, self.name)
         try:
             status = os.fstat(self.handle.fileno())
@@ -118,6 +124,7 @@ class Opened:
             from .package import Package  # the map reads its parts through this
 
             self.package = Package(self)
+            self._check_references()
             self.unkept: list[Unkept] = lost_features(self.package, markers)
         except BaseException:
             self.handle.close()
@@ -125,6 +132,15 @@ class Opened:
 
     def close(self) -> None:
         self.handle.close()
+
+    def _check_references(self) -> None:
+        """Every relationship id a part refers to is one of its relationships (Excel repairs a file where a sheet
+        points to a table, a drawing to a picture, that is not there)."""
+        for part, references in self.references.items():
+            missing = references - {rel.id for rel in self.package.rels(part)}
+            if missing:
+                raise _sentence(self.name, f"{part} renvoie à la relation « {sorted(missing)[0][:40]} », absente de "
+                                           "ses relations")
 
     def read(self, part: str) -> bytes:
         """A part's bytes (checked when the file was opened)."""
@@ -172,6 +188,7 @@ class Opened:
         name = self.name
         infos = []
         seen: set[str] = set()
+        bounds = _bounds(self.zip, self.handle)
         for info in self.zip.infolist():
             if not _inside(info.filename):
                 self.outside.append(info.filename)
@@ -186,9 +203,12 @@ class Opened:
                 raise _sentence(name, f"la partie {info.filename} est compressée d'une façon qu'Excel n'écrit pas, "
                                       f"méthode {info.compress_type}")
             try:
-                data_offset(self.handle, info)
+                start = data_offset(self.handle, info)
             except Exception:  # Unsupported, or a header past the end of the file
                 raise self._unreadable(info.filename) from None
+            # Its data must end before the next member starts: what is copied raw is what was read.
+            if start + info.compress_size > bounds.get(info.header_offset, 0):
+                raise self._unreadable(info.filename)
             infos.append(info)
         if "xl/workbook.xml" not in seen:
             if "content.xml" in seen:  # OpenDocument, LibreOffice's own format: say how to get an .xlsx
@@ -236,7 +256,17 @@ class Opened:
                 self.encodings[info.filename] = scanner.encoding
             if scanner.markers:
                 markers[info.filename] = scanner.markers
+            if scanner.references:
+                self.references[info.filename] = scanner.references
         return markers
+
+
+def _bounds(archive: zipfile.ZipFile, handle: BinaryIO) -> dict[int, int]:
+    """For each member (by its header's offset), where the next member, or the central directory, starts."""
+    handle.seek(0, os.SEEK_END)
+    end = min(handle.tell(), getattr(archive, "start_dir", handle.tell()))
+    starts = sorted({info.header_offset for info in archive.infolist()})
+    return dict(zip(starts, [*starts[1:], end]))
 
 
 def _in_time(name: str, deadline: float) -> None:
@@ -336,6 +366,8 @@ class _Scanner:
         self.tags = next((tags for prefix, tags in _COUNTED.items() if part.startswith(prefix)), ())
         self.sheet = part.startswith("xl/worksheets/")
         self.markers: set[str] = set()
+        self.candidates: set[tuple[bytes, bytes]] = set()  # (prefix, value) of attributes that may be relationship ids
+        self.prefixes: set[bytes] = set()  # the prefixes bound to the relationships' namespace
         self.encoding: str | None = None  # when not UTF-8
         self.declaration: str | None = None  # the encoding declared
         self.count = 0
@@ -390,7 +422,16 @@ class _Scanner:
         if self.prolog > MAX_TAG:
             raise _Refused("prologue démesuré avant le premier élément")
 
+    @property
+    def references(self) -> set[str]:
+        """The relationship ids the part refers to."""
+        return {value.decode("utf-8", "replace") for prefix, value in self.candidates if prefix in self.prefixes}
+
     def _count(self, data: bytes) -> None:
+        if b"/officeDocument/2006/relationships" in data:
+            self.prefixes.update(_RELATIONS_PREFIX.findall(data))
+        if b":id" in data or b":embed" in data or b":link" in data or b":pict" in data:
+            self.candidates.update(_REFERENCE.findall(data))
         count = 0
         for tag in self.tags:  # "<c" is in every start tag of a c element, "<x:c" in a prefixed one ("<col" too)
             count += data.count(b"<" + tag) + data.count(b":" + tag)
