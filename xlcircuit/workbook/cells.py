@@ -147,6 +147,53 @@ def as_date(value: object) -> dt.date | None:
     raise InvalidInput(f"date attendue (jj/mm/aaaa) ; trouvé {shown(value)}")
 
 
+#: Excel's error values as files store them (in English whatever the language), with what a French Excel
+#: shows and what each means. A cell showing one holds no data: a failed lookup, a deleted reference...
+ERROR_VALUES = {
+    "#N/A": ("#N/A", "valeur non disponible : souvent une recherche (RECHERCHEV, INDEX/EQUIV) qui n'a rien trouvé"),
+    "#REF!": ("#REF!", "référence à des cellules supprimées"),
+    "#VALUE!": ("#VALEUR!", "formule appliquée à une valeur du mauvais type"),
+    "#DIV/0!": ("#DIV/0!", "division par zéro"),
+    "#NAME?": ("#NOM?", "nom de fonction ou de plage inconnu"),
+    "#NUM!": ("#NOMBRE!", "nombre impossible"),
+    "#NULL!": ("#NUL!", "intersection vide de deux plages"),
+    "#SPILL!": ("#PROPAGATION!", "résultat matriciel qui ne peut pas s'étendre"),
+    "#CALC!": ("#CALC!", "calcul impossible"),
+    "#GETTING_DATA": ("#OBTENTION_DONNEES", "données encore en cours de chargement"),
+    "#FIELD!": ("#CHAMP!", "champ introuvable"),
+    "#BLOCKED!": ("#BLOQUE!", "accès bloqué"),
+    "#CONNECT!": ("#CONNEXION!", "connexion impossible"),
+    "#BUSY!": ("#OCCUPE!", "calcul en cours"),
+    "#UNKNOWN!": ("#INCONNU!", "type de donnée inconnu"),
+    "#PYTHON!": ("#PYTHON!", "erreur d'une formule Python"),
+    "#EXTERNAL!": ("#EXTERNE!", "erreur d'une source externe"),
+}
+
+
+def error_value(value: object, data_type: str | None = None) -> str | None:
+    """The error value a cell shows (``#N/A``, ``#REF!``…), as files store it; None for a value.
+
+    ``data_type`` is the cell's (``e``: an error cell, whatever its text, e.g. LibreOffice's ``Err:502``). An
+    error typed as text (a pasted ``#N/A``) is one too: no name or number reads like that."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.upper() in ERROR_VALUES:
+        return text.upper()
+    return (text or "#N/A") if data_type == "e" else None
+
+
+def error_message(error: str, formula: bool) -> str:
+    """What a located problem says of a cell showing an error value: what it is, and what to do."""
+    french, meaning = ERROR_VALUES.get(error, (error, "erreur du tableur"))
+    shows = error if french == error else f"{error} (« {french} » dans Excel en français)"
+    if formula:
+        return (f"la formule de cette cellule donne l'erreur {shows} : {meaning} ; une donnée est attendue : "
+                "corrigez la formule (ou remplacez-la par la valeur), enregistrez, puis relancez")
+    return (f"la cellule contient l'erreur {shows} ({meaning}), sans doute collée comme valeur ; une donnée est "
+            "attendue : tapez la bonne valeur, enregistrez, puis relancez")
+
+
 def put(cell, value: object, number_format: str | None = None) -> None:
     """Write a value; text always stays text (``=HYPERLINK(…)`` as a name is never a formula)."""
     # The format goes first: a date written into a General cell would get openpyxl's yyyy-mm-dd.
