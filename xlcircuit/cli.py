@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any, ClassVar, NoReturn
 
 from . import __version__
-from .app import Outcome, run
+from .app import Outcome, run, visible
 from .app.check import check as app_check
 from .app.demo import demo as app_demo
 from .app.explain import explain as app_explain
@@ -82,6 +82,7 @@ def _say(text: str = "") -> None:
 def show(outcome: Outcome) -> int:
     """Print what a use case ended with: its lines on stdout; then, on stderr, what failed (every located
     problem on its own line) and what to look at (« À vérifier »). Returns the exit status."""
+    outcome = outcome.visible()  # a name from a workbook is never a terminal's escape sequence
     for line in outcome.lines:
         _say(line)
     sys.stdout.flush()  # the summary first, even when both streams go to one file
@@ -501,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         parser: argparse.ArgumentParser = args.parser
         parser.error(str(exc))  # exits with status 2
     except XlcircuitError as exc:
-        print(str(exc), file=sys.stderr)
+        print(visible(str(exc)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: saves are atomic, so nothing is half-written
         print("Interrompu (Ctrl-C) : aucun classeur n'est resté à moitié écrit.", file=sys.stderr)
@@ -510,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OSError as exc:  # a folder that is a file, a full disk...: one sentence, not a traceback
-        print(f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc}).", file=sys.stderr)
+        print(visible(f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc})."), file=sys.stderr)
         return 1
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .app import Outcome, Progress, quiet, run
+from .app import Outcome, Progress, quiet, run, visible
 
 if TYPE_CHECKING:
     import tkinter
@@ -177,7 +177,7 @@ class Window:
             filetypes=[("Classeurs Excel", "*.xlsx *.xlsm"), ("Tous les fichiers", "*")])
         if chosen:
             self.path.set(chosen)
-            self.status.set(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?")
+            self.status.set(visible(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?"))
 
     def start(self, action: str) -> None:
         if self.busy:
@@ -248,6 +248,7 @@ class Window:
         self.problems.delete(*self.problems.get_children())
 
     def show(self, outcome: Outcome) -> None:
+        outcome = outcome.visible()  # a name from a workbook shows as it is, control characters included
         self.busy = False
         for button in (*self.buttons.values(), self.choose):
             button.configure(state="normal")

@@ -15,7 +15,7 @@ from ..workbook.cells import put
 from ..workbook.layout import PAPER_A4
 from ..xlsx import libreoffice, save_atomic
 from .common import open_book
-from .outcome import Outcome, Progress, quiet
+from .outcome import Outcome, Progress, quiet, visible
 
 SHEET = "Explication"
 #: The sheet's one column: as wide as an A4 portrait page takes at 100 % in the widest fonts, and the
@@ -71,7 +71,7 @@ def write_explanation(lines: list[str], target: Path) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             made.replace(target)
             return target
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    target.write_text("\n".join(visible(line) for line in lines) + "\n", encoding="utf-8")  # shown by cat, type
     return target
 
 

@@ -4,7 +4,7 @@ on purpose into an outcome as well: one French sentence, never a traceback."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..rules.errors import Problem, WorkbookProblems, XlcircuitError
@@ -22,6 +22,21 @@ def quiet(step: str) -> None:
 SURGICAL, FULL = "surgical", "full"
 
 
+#: What a terminal obeys or a text display reorders rather than shows: control characters (but line feed and
+#: tab), bidirectional overrides and isolates, line and paragraph separators. A name from a workbook holding
+#: them could retitle the terminal, erase a line or reverse what follows; each is shown as its escape instead
+#: (``\x1b``, ``\u202e``), in ASCII, which every code page prints.
+_INVISIBLE = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))
+              if chr(code) not in "\n\t"}
+_INVISIBLE |= {code: f"\\u{code:04x}"
+               for code in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029)}
+
+
+def visible(text: str) -> str:
+    """``text`` safe to print or show: every character of :data:`_INVISIBLE` written as its escape."""
+    return text.translate(_INVISIBLE)
+
+
 @dataclass
 class Outcome:
     """What a use case ends with, for the organiser."""
@@ -37,6 +52,15 @@ class Outcome:
     @property
     def failed(self) -> bool:
         return self.status != 0
+
+    def visible(self) -> Outcome:
+        """This outcome with every text safe to print or show (:func:`visible`): what the faces display."""
+        return replace(
+            self, lines=[visible(line) for line in self.lines], warnings=[visible(w) for w in self.warnings],
+            error=None if self.error is None else visible(self.error),
+            problems=[replace(p, sheet=visible(p.sheet), column=None if p.column is None else visible(p.column),
+                              message=visible(p.message), cell=None if p.cell is None else visible(p.cell))
+                      for p in self.problems])
 
 
 def problems_sentence(count: int) -> str:
