@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,9 +27,42 @@ FRENCH_PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+#: Whether this is Windows, where programs are ``.exe`` files in their install folder, seldom on the PATH.
+WINDOWS = sys.platform == "win32"
+
+
+def _install_folders() -> list[Path]:
+    """Where LibreOffice's installers put its program, on this system."""
+    if WINDOWS:
+        roots = {os.environ.get(name) for name in ("ProgramFiles", "ProgramW6432", "ProgramFiles(x86)")}
+        return [Path(root) / "LibreOffice" / "program" for root in sorted(r for r in roots if r)]
+    if sys.platform == "darwin":
+        return [Path("/Applications/LibreOffice.app/Contents/MacOS")]
+    return [Path("/usr/bin"), Path("/usr/local/bin"), Path("/snap/bin"),
+            *sorted(Path("/opt").glob("libreoffice*/program"))]
+
+
+def _path_folders() -> list[Path]:
+    """The PATH's folders, absolute ones only: a relative entry ("", ".") would be the current folder, a
+    workbook's folder maybe, where a file named soffice could wait (Windows' own search looks there first)."""
+    folders = []
+    for entry in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        entry = entry.strip().strip('"')
+        if entry and os.path.isabs(entry):
+            folders.append(Path(entry))
+    return folders
+
+
 def find() -> str | None:
-    """The LibreOffice command, if installed."""
-    return shutil.which("soffice") or shutil.which("libreoffice")
+    """The LibreOffice command, if installed: looked for on the PATH's absolute folders, then in the install
+    folders; never in the current folder (unlike ``shutil.which`` on Windows)."""
+    names = ("soffice.exe", "soffice.com") if WINDOWS else ("soffice", "libreoffice")
+    for name in names:
+        for folder in (*_path_folders(), *_install_folders()):
+            candidate = folder / name
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return str(candidate)
+    return None
 
 
 def require() -> str:
