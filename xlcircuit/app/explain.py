@@ -15,6 +15,7 @@ from ..workbook.cells import put
 from ..workbook.layout import PAPER_A4
 from ..xlsx import libreoffice, save_atomic
 from .common import open_book
+from .files import copy_whole, write_text_whole
 from .outcome import Outcome, Progress, quiet, visible
 
 SHEET = "Explication"
@@ -59,20 +60,18 @@ def explanation_workbook(lines: list[str]) -> Workbook:
 
 
 def write_explanation(lines: list[str], target: Path) -> Path:
-    """Write the explanation to ``target``: ``.xlsx`` (a sheet), ``.pdf`` (printed by LibreOffice), else text."""
+    """Write the explanation to ``target``, whole or not at all: ``.xlsx`` (a sheet), ``.pdf`` (printed by
+    LibreOffice), else text (control characters shown as escapes, as on screen: the file may be shown by ``cat``)."""
     suffix = target.suffix.lower()
     if suffix == ".xlsx":
         return save_atomic(explanation_workbook(lines), target)
     if suffix == ".pdf":
         libreoffice.require()
         with tempfile.TemporaryDirectory() as work:
-            source = save_atomic(explanation_workbook(lines), Path(work) / f"{target.stem}.xlsx")
+            source = save_atomic(explanation_workbook(lines), Path(work) / "explication.xlsx")
             made = libreoffice.convert(source, Path(work) / "pdf", "pdf")[0]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.replace(target)
-            return target
-    target.write_text("\n".join(visible(line) for line in lines) + "\n", encoding="utf-8")  # shown by cat, type
-    return target
+            return copy_whole(made, target)
+    return write_text_whole(target, "\n".join(visible(line) for line in lines) + "\n")
 
 
 def explain(path: Path, player: str, federation: str | None = None, output: Path | None = None,

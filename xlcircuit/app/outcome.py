@@ -78,5 +78,6 @@ def run(action: Callable[[], Outcome]) -> Outcome:
     except XlcircuitError as exc:
         return Outcome(error=str(exc), status=1)
     except OSError as exc:  # a folder that is a file, a full disk...: one sentence, not a traceback
-        return Outcome(error=f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc}).",
-                       status=1)
+        from .files import why
+
+        return Outcome(error=f"Impossible de lire ou d'écrire {exc.filename or ''} ({why(exc)}).", status=1)

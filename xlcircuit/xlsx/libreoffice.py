@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -38,8 +41,7 @@ def _install_folders() -> list[Path]:
         return [Path(root) / "LibreOffice" / "program" for root in sorted(r for r in roots if r)]
     if sys.platform == "darwin":
         return [Path("/Applications/LibreOffice.app/Contents/MacOS")]
-    return [Path("/usr/bin"), Path("/usr/local/bin"), Path("/snap/bin"),
-            *sorted(Path("/opt").glob("libreoffice*/program"))]
+    return [*sorted(Path("/opt").glob("libreoffice*/program"))]  # libreoffice.org's packages; the system's are on PATH
 
 
 def _path_folders() -> list[Path]:
@@ -104,4 +106,24 @@ def convert(source: Path, folder: Path, to: str, french: bool | None = None) -> 
             detail = (run.stderr or run.stdout).strip().splitlines()
             raise XlcircuitError(f"LibreOffice n'a pas pu convertir {source.name}"
                                  f"{' (' + detail[-1] + ')' if detail else ''}.")
-        return [Path(shutil.move(str(p), folder / p.name)) for p in produced]
+        return [_put(p, folder / p.name) for p in produced]
+
+
+_HOST = re.sub(r"[^A-Za-z0-9]", "", socket.gethostname())[:20] or "h"
+
+
+def _put(source: Path, target: Path) -> Path:
+    """Put a converted file in its place whole or not at all (the system's temporary folder may be another disk,
+    where a move is a copy): copied beside ``target``, flushed to disk, then renamed. The temporary file is named
+    as the engine names its own, so that the next run removes what a killed one left."""
+    temporary = target.with_name(f".{target.name[:40]}.xlcircuit-{_HOST}-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with open(temporary, "xb") as stream, source.open("rb") as read:  # the user's usual permissions (umask)
+            shutil.copyfileobj(read, stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return target
