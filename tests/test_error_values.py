@@ -131,3 +131,74 @@ def test_an_error_value_in_any_input_table_of_any_federation_is_a_located_proble
     located = {line[4:].split(" ", 1)[0] for line in err.splitlines() if "l'erreur #N/A" in line}
     assert located == {f"{sheet}!{ref}" for sheet, cells in wanted.items() for ref in cells}
     assert main(["fill", str(path)]) == 1
+
+
+# --- numbers no spreadsheet makes, digits no place is made of ------------------------------------------------
+
+HUGE = '<c r="{r}"><v>' + "9" * 400 + "</v></c>"
+
+
+def input_cells(adapter, path: Path) -> dict[str, list[str]]:
+    """Every cell holding a value in the first data row of every input table, by sheet."""
+    wb = openpyxl.load_workbook(path)
+    cells: dict[str, list[str]] = {}
+    for spec in adapter.inputs:
+        found = find_table(wb, spec.name)
+        if found is None:
+            continue
+        ws, table = found
+        first_col, first_row, last_col, last_row = openpyxl.utils.range_boundaries(table.ref)
+        cells.setdefault(ws.title, []).extend(f"{openpyxl.utils.get_column_letter(c)}{first_row + 1}"
+                                              for c in range(first_col, last_col + 1)
+                                              if ws.cell(first_row + 1, c).value is not None)
+    return cells
+
+
+@pytest.mark.parametrize("code", list(ADAPTERS))
+def test_a_number_of_400_digits_in_every_input_cell_is_a_located_problem_not_a_traceback(tmp_path, capsys, code):
+    """What a damaged file or a paste from a program holds where a count, a place, a date, a class is expected."""
+    adapter = ADAPTERS[code]
+    path = example(adapter, tmp_path)
+    for sheet, refs in input_cells(adapter, path).items():
+        set_cells(path, sheet, dict.fromkeys(refs, HUGE))
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith(tuple(f"{n} problème" for n in range(1, 1000))), err
+
+
+@pytest.mark.parametrize("cell, found", [
+    ('<c r="{r}" t="inlineStr"><is><t>' + "9" * 5000 + "e</t></is></c>", "place attendue"),  # past int()'s 4300 digits
+    ('<c r="{r}" t="inlineStr"><is><t>²</t></is></c>', "place attendue"),  # a superscript is no place
+])
+def test_a_place_written_with_odd_digits_is_refused_in_one_sentence(tmp_path, capsys, cell, found):
+    path = set_cells(season(tmp_path), "Résultats", {"C3": cell})
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"Résultats!C3 (colonne « Place ») : {found}" in err and "Traceback" not in err
+
+
+def test_a_cdf_table_named_by_a_superscript_is_a_name(tmp_path, capsys):
+    """Table 1 renamed « ² » in every table that names it: a name like « A », published as typed."""
+    adapter = ADAPTERS["cdf"]
+    path = example(adapter, tmp_path)
+    wb = openpyxl.load_workbook(path)
+    renamed = {}
+    for spec in adapter.inputs:
+        found = find_table(wb, spec.name)
+        if found is None:
+            continue
+        ws, table = found
+        first_col, first_row, last_col, last_row = openpyxl.utils.range_boundaries(table.ref)
+        for col in range(first_col, last_col + 1):
+            if ws.cell(first_row, col).value == "Table":
+                letter = openpyxl.utils.get_column_letter(col)
+                renamed.setdefault(ws.title, {}).update({f"{letter}{r}": '<c r="{r}" t="inlineStr"><is><t>²</t></is></c>'
+                                                         for r in range(first_row + 1, last_row + 1)
+                                                         if ws.cell(r, col).value in (1, "1")})
+    assert renamed
+    for sheet, cells in renamed.items():
+        set_cells(path, sheet, cells)
+    assert main(["fill", str(path)]) == 0, capsys.readouterr().err
+    wb = openpyxl.load_workbook(path)
+    published = [ws for ws in wb.worksheets if ws.title not in {spec.sheet for spec in adapter.inputs}]
+    assert any("²" in row for ws in published for row in ws.iter_rows(values_only=True))

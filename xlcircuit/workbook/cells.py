@@ -41,10 +41,11 @@ def _whole(value: object) -> int | None:
             number = float(value.replace(",", "."))
         except ValueError:
             return None
-    if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
-            or not float(number).is_integer():
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
         return None
-    return int(number)
+    if isinstance(number, float) and not number.is_integer():  # nan, inf and 2.5 are no whole numbers
+        return None
+    return int(number)  # an int of hundreds of digits (a number cell of a damaged file) as it is: bounds refuse it
 
 
 #: The largest place, count or number a table takes (:mod:`xlcircuit.limits`).
@@ -52,7 +53,7 @@ MAX_WHOLE = limits.MAX_PLACE
 
 
 #: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).
-_ORDINAL = re.compile(r"(\d+)\s*(?:er|re|ere|e|eme|nde?)")
+_ORDINAL = re.compile(r"(\d{1,9})\s*(?:er|re|ere|e|eme|nde?)")  # a longer number is no place
 
 
 def _ordinal(value: object) -> int | None:
@@ -105,8 +106,13 @@ def as_number(value: object, what: str = "nombre") -> float | None:
         else:
             if math.isfinite(number):  # "nan", "inf" and "1e400" are text, not numbers
                 return number
-    elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number of hundreds of digits: no number a table takes
+            number = math.inf
+        if math.isfinite(number):
+            return number
     raise InvalidInput(f"{what} attendu ; trouvé {shown(value)}")
 
 
