@@ -770,8 +770,6 @@ def validated(path: Path, code: str) -> Judged:
 
     import openpyxl
 
-    from xlcircuit.xlsx.package import package_problems
-
     key = hashlib.sha256(path.read_bytes()).digest() + code.encode()
     if key in _JUDGED:
         return _JUDGED[key]
@@ -784,7 +782,7 @@ def validated(path: Path, code: str) -> Judged:
         broken = f"{type(exc).__name__}: {str(exc)[:80]}"
     try:
         with _parsed_once():
-            problems = frozenset(package_problems(path))
+            problems = frozenset(_validator()(path))
     except Exception as exc:
         problems = frozenset({f"validateur : {type(exc).__name__}"})
     if len(_JUDGED) > 5000:
@@ -796,14 +794,26 @@ def validated(path: Path, code: str) -> Judged:
 _PARSED: dict[bytes, object] = {}
 
 
+def _validator() -> Callable[[Path], list[str]]:
+    """The engine's package validator, ``package_problems``, wherever the engine keeps it."""
+    import importlib
+
+    for name in ("xlcircuit.xlsx.validate", "xlcircuit.xlsx.package"):
+        try:
+            found: Callable[[Path], list[str]] = importlib.import_module(name).package_problems
+        except (ImportError, AttributeError):
+            continue
+        return found
+    raise ImportError("xlcircuit.xlsx has no package_problems")
+
+
 @contextlib.contextmanager
 def _parsed_once() -> Iterator[None]:
     """The package validator's XML parses, remembered by the bytes parsed: most parts of a case are those of
     the original, parsed already. Only for the validator (``check`` and ``fill`` parse as they do)."""
     import hashlib
 
-    from xlcircuit.xlsx import package
-
+    package = sys.modules[_validator().__module__]
     real = getattr(package, "SafeET", None)
     if real is None:
         yield
@@ -828,11 +838,11 @@ def _parsed_once() -> Iterator[None]:
                 raise found
             return found
 
-    package.SafeET = Remembering()  # type: ignore[assignment]
+    package.SafeET = Remembering()  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        package.SafeET = real
+        package.SafeET = real  # type: ignore[attr-defined]
 
 
 def _normalised(problems: frozenset[str]) -> set[str]:

@@ -170,6 +170,29 @@ def test_problems_are_listed_by_cell_and_nothing_is_written(window, tmp_path):
     assert str(window.open_button.cget("state")) == "disabled"
 
 
+def test_a_name_with_control_characters_is_shown_visibly(window, tmp_path):
+    """A player's name holding an 8-bit CSI and a right-to-left override, and a problem quoting one: escapes."""
+    import datetime as dt
+
+    name = "Eve\u009b2J\u202elivE"
+    path = write_season(tmp_path / "f.xlsx",
+                        [("Open", dt.date(2025, 10, 1), "normal", None), ("France", dt.date(2026, 5, 1), "majeur", None)],
+                        [("Open", name, 1, None, None), ("Open", "Bob", 2, None, None),
+                         ("France", name, 1, None, None), ("France", "Bob", "2\u202e", None, None)])
+    window.path.set(str(path))
+    run_action(window, window.buttons["check"])
+    rows = [window.problems.item(item, "values") for item in window.problems.get_children()]
+    assert rows == [("Résultats!C5", "Place", "place attendue : un entier positif (1, 2, 3…) ; trouvé « 2\\u202e »")]
+    path = write_season(tmp_path / "g.xlsx",
+                        [("Open", dt.date(2025, 10, 1), "normal", None), ("France", dt.date(2026, 5, 1), "majeur", None)],
+                        [("Open", name, 1, None, None), ("Open", "Bob", 2, None, None),
+                         ("France", name, 1, None, None), ("France", "Bob", 2, None, None)])
+    window.path.set(str(path))
+    run_action(window, window.buttons["check"])
+    shown = window.messages.get("1.0", "end")
+    assert "Eve\\x9b2J\\u202elivE" in shown and "\u009b" not in shown and "\u202e" not in shown
+
+
 def test_check_then_share_from_the_window(window, demo_path):
     window.path.set(str(demo_path))
     run_action(window, window.buttons["check"])
@@ -208,26 +231,3 @@ def test_the_window_is_an_installed_gui_script():
     assert '[project.gui-scripts]\nxlcircuit-fenetre = "xlcircuit.gui:main"' in text
     scripts = Path(sys.executable).parent
     assert any((scripts / name).exists() for name in ("xlcircuit-fenetre", "xlcircuit-fenetre.exe"))
-
-
-def test_a_name_with_control_characters_is_shown_visibly(window, tmp_path):
-    """A player's name holding an 8-bit CSI and a right-to-left override, and a problem quoting one: escapes."""
-    import datetime as dt
-
-    name = "Eve\u009b2J\u202elivE"
-    path = write_season(tmp_path / "f.xlsx",
-                        [("Open", dt.date(2025, 10, 1), "normal", None), ("France", dt.date(2026, 5, 1), "majeur", None)],
-                        [("Open", name, 1, None, None), ("Open", "Bob", 2, None, None),
-                         ("France", name, 1, None, None), ("France", "Bob", "2\u202e", None, None)])
-    window.path.set(str(path))
-    run_action(window, window.buttons["check"])
-    rows = [window.problems.item(item, "values") for item in window.problems.get_children()]
-    assert rows == [("Résultats!C5", "Place", "place attendue : un entier positif (1, 2, 3…) ; trouvé « 2\\u202e »")]
-    path = write_season(tmp_path / "g.xlsx",
-                        [("Open", dt.date(2025, 10, 1), "normal", None), ("France", dt.date(2026, 5, 1), "majeur", None)],
-                        [("Open", name, 1, None, None), ("Open", "Bob", 2, None, None),
-                         ("France", name, 1, None, None), ("France", "Bob", 2, None, None)])
-    window.path.set(str(path))
-    run_action(window, window.buttons["check"])
-    shown = window.messages.get("1.0", "end")
-    assert "Eve\\x9b2J\\u202elivE" in shown and "\u009b" not in shown and "\u202e" not in shown
