@@ -24,7 +24,9 @@ and the findings are:
 
 The suite runs a few hundred cases (``tests/test_fuzz_package.py``); the long run is by hand:
 
-    python benchmarks/fuzz.py --cases 20000 --seed 1 --jobs 2        # figures, one example per finding
+    python benchmarks/fuzz.py --cases 20000 --seed 1 --jobs 2 --log run.jsonl   # figures, one example a finding
+    python benchmarks/fuzz.py --cases 20000 --seed 1 --log run.jsonl --resume   # go on with a stopped run
+    python benchmarks/fuzz.py --summary run.jsonl                     # the figures of a run, from its log
     python benchmarks/fuzz.py --seed 1 --replay 1234                  # one case, its traceback shown
     python benchmarks/fuzz.py --seed 1 --save 1234 --to mutant.xlsx   # one case's mutant, to look at
 
@@ -1005,7 +1007,7 @@ class Worker:
         self.process.join()
 
 
-def long_run(cases: range, seed: int, jobs: int, timeout: float, memory: int,
+def long_run(cases: list[int] | range, seed: int, jobs: int, timeout: float, memory: int,
              report: Callable[[int, Result], None]) -> None:
     """Every case of ``cases`` in ``jobs`` worker processes; a case past ``timeout`` seconds is a hang (its
     worker killed and replaced); ``report`` is told each case's result."""
@@ -1057,10 +1059,56 @@ def _kind(result: Result) -> str:
     return re.sub(r"[:(].*", "", result.detail).strip()[:70]
 
 
+def figures(results: dict[int, Result], title: str) -> int:
+    """Print the figures of a run (each case's result): outcomes, findings by kind with an example; the findings."""
+    outcomes = Counter(result.outcome for result in results.values())
+    kinds: dict[str, Counter[str]] = {}
+    examples: dict[tuple[str, str], str] = {}
+    for case, result in sorted(results.items()):
+        if result.outcome not in ("accepted", "refused"):
+            kind = _kind(result)
+            kinds.setdefault(result.outcome, Counter())[kind] += 1
+            examples.setdefault((result.outcome, kind), f"case {case}: {result.said[:200]} => {result.detail[:200]}")
+    print(f"{len(results)} cases ({title})")
+    for outcome in ("accepted", "refused", "unread", "traceback", "hang", "damaged", "disagreement", "wrong"):
+        print(f"  {outcome}: {outcomes[outcome]}")
+        for kind, count in sorted(kinds.get(outcome, Counter()).items(), key=lambda item: -item[1]):
+            print(f"    {count:>5}  {kind}")
+            print(f"           e.g. {examples[outcome, kind]}")
+    return sum(outcomes[o] for o in ("traceback", "hang", "damaged", "disagreement", "wrong"))
+
+
+def read_log(paths: list[Path]) -> dict[int, Result]:
+    """Each case's result in run logs (the last line of a case wins)."""
+    results = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            results[entry["case"]] = Result(entry["outcome"], entry.get("detail", ""), entry.get("said", ""))
+    return results
+
+
+def _one(args: argparse.Namespace) -> None:
+    """``--save`` or ``--replay``: one case."""
+    case = args.save if args.save is not None else args.replay
+    with tempfile.TemporaryDirectory() as scratch:
+        originals = Originals(Path(scratch))
+        code, filled = choose_original(args.seed, case)
+        m = mutant(originals.files[code, filled], args.seed, case)
+        print(f"case {case}: {code}{' rempli' if filled else ''}: {' | '.join(m.said)}")
+        if args.save is not None:
+            args.to.write_bytes(build(m.archive))
+            print(f"written: {args.to}")
+            return
+        os.environ["XLCIRCUIT_FUZZ_SHOW"] = "1"
+        result = attempt(args.seed, case, Path(scratch), originals)
+        print(f"{result.outcome}: {result.detail}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=20_000)
-    parser.add_argument("--start", type=int, default=0, help="the first case (to resume a run)")
+    parser.add_argument("--start", type=int, default=0, help="the first case")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds before a case is a hang")
@@ -1068,56 +1116,43 @@ def main() -> None:
     parser.add_argument("--replay", type=int, help="run only this case, in this process, its traceback shown")
     parser.add_argument("--save", type=int, help="write this case's mutant (see --to) and say what it is")
     parser.add_argument("--to", type=Path, default=Path("mutant.xlsx"))
-    parser.add_argument("--log", type=Path, help="write every finding there, one JSON line each")
+    parser.add_argument("--log", type=Path, help="write each case's result there, one JSON line each (appended)")
+    parser.add_argument("--resume", action="store_true", help="leave out the cases --log already has")
+    parser.add_argument("--summary", type=Path, nargs="+", help="only print the figures of these logs")
     args = parser.parse_args()
     if args.save is not None or args.replay is not None:
-        case = args.save if args.save is not None else args.replay
-        with tempfile.TemporaryDirectory() as scratch:
-            originals = Originals(Path(scratch))
-            code, filled = choose_original(args.seed, case)
-            m = mutant(originals.files[code, filled], args.seed, case)
-            print(f"case {case}: {code}{' rempli' if filled else ''}: {' | '.join(m.said)}")
-            if args.save is not None:
-                args.to.write_bytes(build(m.archive))
-                print(f"written: {args.to}")
-                return
-            os.environ["XLCIRCUIT_FUZZ_SHOW"] = "1"
-            result = attempt(args.seed, case, Path(scratch), originals)
-            print(f"{result.outcome}: {result.detail}")
+        _one(args)
         return
-    outcomes: Counter[str] = Counter()
-    kinds: dict[str, Counter[str]] = {}
-    examples: dict[tuple[str, str], str] = {}
+    if args.summary:
+        results = read_log(args.summary)
+        if args.cases:
+            results = {c: r for c, r in results.items() if args.start <= c < args.start + args.cases}
+        sys.exit(1 if figures(results, f"seed {args.seed}, from {', '.join(map(str, args.summary))}") else 0)
+    cases = range(args.start, args.start + args.cases)
+    done = set(read_log([args.log])) if args.resume and args.log and args.log.exists() else set()
+    results: dict[int, Result] = {}
     log = args.log.open("a", encoding="utf-8") if args.log else None
     start = time.monotonic()
 
     def report(case: int, result: Result) -> None:
-        outcomes[result.outcome] += 1
-        if result.outcome not in ("accepted", "refused"):
-            kind = _kind(result)
-            kinds.setdefault(result.outcome, Counter())[kind] += 1
-            examples.setdefault((result.outcome, kind), f"case {case}: {result.said[:200]} => {result.detail[:200]}")
-            if log:
-                log.write(json.dumps({"case": case, "outcome": result.outcome, "detail": result.detail,
-                                      "said": result.said}, ensure_ascii=False) + "\n")
-                log.flush()
-        done = sum(outcomes.values())
-        if done % 500 == 0:
-            print(f"… {done} cases, {time.monotonic() - start:.0f} s: {dict(outcomes)}", file=sys.stderr, flush=True)
+        results[case] = result
+        if log:
+            entry = {"case": case, "outcome": result.outcome}
+            if result.outcome not in ("accepted", "refused"):
+                entry |= {"detail": result.detail, "said": result.said}
+            log.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            log.flush()
+        if len(results) % 500 == 0:
+            print(f"… {len(results)} cases, {time.monotonic() - start:.0f} s: "
+                  f"{dict(Counter(r.outcome for r in results.values()))}", file=sys.stderr, flush=True)
 
-    long_run(range(args.start, args.start + args.cases), args.seed, args.jobs, args.timeout, args.memory, report)
+    long_run([c for c in cases if c not in done], args.seed, args.jobs, args.timeout, args.memory, report)
     if log:
         log.close()
-    total = sum(outcomes.values())
-    print(f"{total} cases (seed {args.seed}, cases {args.start}-{args.start + args.cases - 1}), "
-          f"{time.monotonic() - start:.0f} s")
-    for outcome in ("accepted", "refused", "unread", "traceback", "hang", "damaged", "disagreement", "wrong"):
-        print(f"  {outcome}: {outcomes[outcome]}")
-        for kind, count in sorted(kinds.get(outcome, Counter()).items(), key=lambda item: -item[1]):
-            print(f"    {count:>5}  {kind}")
-            print(f"           e.g. {examples[outcome, kind]}")
-    findings = sum(outcomes[o] for o in ("traceback", "hang", "damaged", "disagreement", "wrong"))
-    sys.exit(1 if findings else 0)
+    if done:
+        results = {**read_log([args.log]), **results}
+    title = f"seed {args.seed}, cases {args.start}-{args.start + args.cases - 1}, {time.monotonic() - start:.0f} s"
+    sys.exit(1 if figures(results, title) else 0)
 
 
 if __name__ == "__main__":
