@@ -217,6 +217,29 @@ def test_a_stale_lock_is_explained_and_the_window_offers_to_go_on(window, demo_p
     assert not window.force_button.winfo_ismapped()
 
 
+def test_a_name_with_control_characters_is_shown_visibly(window, tmp_path):
+    """A player's name holding an 8-bit CSI and a right-to-left override, and a problem quoting one: escapes."""
+    import datetime as dt
+
+    name = "Eve\u009b2J\u202elivE"
+    path = write_season(tmp_path / "f.xlsx",
+                        [("Open", dt.date(2025, 10, 1), "normal", None), ("France", dt.date(2026, 5, 1), "majeur", None)],
+                        [("Open", name, 1, None, None), ("Open", "Bob", 2, None, None),
+                         ("France", name, 1, None, None), ("France", "Bob", "2\u202e", None, None)])
+    window.path.set(str(path))
+    run_action(window, window.buttons["check"])
+    rows = [window.problems.item(item, "values") for item in window.problems.get_children()]
+    assert rows == [("Résultats!C5", "Place", "place attendue : un entier positif (1, 2, 3…) ; trouvé « 2\\u202e »")]
+    path = write_season(tmp_path / "g.xlsx",
+                        [("Open", dt.date(2025, 10, 1), "normal", None), ("France", dt.date(2026, 5, 1), "majeur", None)],
+                        [("Open", name, 1, None, None), ("Open", "Bob", 2, None, None),
+                         ("France", name, 1, None, None), ("France", "Bob", 2, None, None)])
+    window.path.set(str(path))
+    run_action(window, window.buttons["check"])
+    shown = window.messages.get("1.0", "end")
+    assert "Eve\\x9b2J\\u202elivE" in shown and "\u009b" not in shown and "\u202e" not in shown
+
+
 def test_check_then_share_from_the_window(window, demo_path):
     window.path.set(str(demo_path))
     run_action(window, window.buttons["check"])

@@ -7,6 +7,7 @@ tests skip with a reason, but never when ``CI`` is set.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 import openpyxl
@@ -111,3 +112,47 @@ def test_a_workbook_saved_by_libreoffice_fills_again_without_loss(demo_path, tmp
     wb = openpyxl.load_workbook(resaved)
     rows = [[c.value for c in row] for row in wb["Classement"][wb["Classement"].tables["Classement"].ref]][1:]
     assert [(r[0], r[1]) for r in rows] == [(s.rank, s.player) for s in first.report.standings]
+
+
+# --- finding LibreOffice: never a program beside the workbook ------------------------------------------------
+
+
+def fake_program(folder: Path, name: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    program = folder / name
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    return program
+
+
+@pytest.mark.parametrize("windows", [False, True])
+def test_a_soffice_in_the_current_folder_is_never_the_one_run(tmp_path, monkeypatch, windows):
+    """A workbook's folder holding a program named soffice (a mail attachment unpacked there): the current
+    folder is never searched, even through PATH entries that mean it ("", ".", a relative folder)."""
+    monkeypatch.setattr(libreoffice, "WINDOWS", windows)
+    folder = tmp_path / "classeurs"
+    for name in ("soffice", "soffice.exe", "soffice.com", "libreoffice"):
+        fake_program(folder, name)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("PATH", os.pathsep.join([".", "", "classeurs", "./", str(tmp_path / "vide")]))
+    monkeypatch.setattr(libreoffice, "_install_folders", lambda: [])
+    assert libreoffice.find() is None
+
+
+def test_on_windows_libreoffice_is_found_in_its_install_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(libreoffice, "WINDOWS", True)
+    programs = tmp_path / "Program Files"
+    installed = fake_program(programs / "LibreOffice" / "program", "soffice.exe")
+    fake_program(tmp_path / "classeurs", "soffice.exe")
+    monkeypatch.chdir(tmp_path / "classeurs")
+    monkeypatch.setenv("ProgramFiles", str(programs))
+    monkeypatch.delenv("ProgramW6432", raising=False)
+    monkeypatch.delenv("ProgramFiles(x86)", raising=False)
+    monkeypatch.setenv("PATH", ".")
+    assert libreoffice.find() == str(installed)
+
+
+def test_libreoffice_on_an_absolute_path_folder_is_found_first(tmp_path, monkeypatch):
+    chosen = fake_program(tmp_path / "bin", "soffice")
+    monkeypatch.setenv("PATH", os.pathsep.join([str(tmp_path / "vide"), str(tmp_path / "bin")]))
+    assert libreoffice.find() == str(chosen)

@@ -352,22 +352,125 @@ def test_kills_at_any_moment_leave_the_original_intact_and_the_next_run_cleans_u
                 if any(f"-{pid}-" in p.name for pid in killed)]
 
 
-def test_ctrl_c_gives_one_sentence_and_status_130(tmp_path):
-    tournois, resultats = generate.tdf(200)
-    for delay in (1.5, 0.8, 0.4, 0.2):  # sooner and sooner, until the Ctrl-C comes before the fill's end
+#: The console script (``xlcircuit.cli:main``), paused at a stage of its run until the test's Ctrl-C: ``starting``
+#: (importing what a command needs), ``before`` and ``after`` the replacement of the workbook, ``shutdown`` (the
+#: interpreter exiting, the work done). Each pause writes ``MARKER`` and waits for ``GO``: the Ctrl-C is sent
+#: once the marker is there, so it arrives at that stage, whatever the machine's load. ``started`` only writes
+#: the marker, once the command handles Ctrl-C itself, and goes on.
+CHILD = """
+import os, signal, sys, time
+stage, marker, go = sys.argv[1:4]
+
+def reached():
+    open(marker, "w").close()
+    deadline = time.monotonic() + 60
+    while not os.path.exists(go) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+if stage == "starting":
+    class Slow:
+        def find_spec(self, name, path=None, target=None):
+            if name == "openpyxl":
+                reached()
+            return None
+    sys.meta_path.insert(0, Slow())
+elif stage in ("before", "after"):
+    real = os.replace
+    def replace(source, target, *args, **kwargs):
+        workbook = str(target).endswith(".xlsx")
+        if workbook and stage == "before":
+            reached()
+        real(source, target, *args, **kwargs)
+        if workbook and stage == "after":
+            reached()
+    os.replace = replace
+elif stage == "shutdown":
+    import atexit
+    atexit.register(reached)
+else:  # started: the command's first import under its own Ctrl-C handling (before, it is Python's business)
+    class Started:
+        def find_spec(self, name, path=None, target=None):
+            if signal.getsignal(signal.SIGINT) is not signal.default_int_handler and not os.path.exists(marker):
+                open(marker, "w").close()
+            return None
+    sys.meta_path.insert(0, Started())
+sys.argv = ["xlcircuit", *sys.argv[4:]]
+from xlcircuit.cli import main
+sys.exit(main())
+"""
+
+
+def ctrl_c_at(stage: str, folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """``xlcircuit ARGS`` given a Ctrl-C at ``stage``, in a child whose Ctrl-C is that of a terminal (the default
+    action restored, whatever this test's shell ignores)."""
+    marker, go = folder / f"{stage}.reached", folder / f"{stage}.go"
+    child = subprocess.Popen([sys.executable, "-c", CHILD, stage, str(marker), str(go), *args],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists():
+            assert child.poll() is None and time.monotonic() < deadline, child.communicate()
+            time.sleep(0.01)
+        child.send_signal(signal.SIGINT)
+        go.touch()  # the pause ends: a Ctrl-C ignored lets the command go on (and the test see it)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    return subprocess.CompletedProcess(child.args, child.returncode, out, err)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("stage, status, said, filled", [
+    ("starting", 130, "Interrompu (Ctrl-C) au démarrage : rien n'a été lu ni écrit.", False),
+    ("before", 130, "Interrompu (Ctrl-C) avant l'enregistrement : {path} n'a pas été modifié.", False),
+    ("after", 130, "Interrompu (Ctrl-C) après l'enregistrement : {path} est bien enregistré, en entier "
+                   "(seul le compte rendu manque).", True),
+    ("shutdown", 0, "", True),
+])  # fmt: skip
+def test_ctrl_c_at_any_stage_says_truly_whether_the_workbook_was_filled(small_season, stage, status, said, filled):
+    before = digest(small_season)
+    run = ctrl_c_at(stage, small_season.parent, "fill", str(small_season))
+    assert run.returncode == status, run.stderr
+    assert run.stderr.strip() == said.format(path=small_season)
+    assert ("Classeur rempli" in run.stdout) == (stage == "shutdown")
+    assert (digest(small_season) != before) == filled
+    if filled:  # the standings written, whole
+        assert standings_names(small_season) == {"Alice", "Bruno", "Chloé", "Denis"}
+    assert sorted(small_season.parent.glob(".*.tmp")) == []
+
+
+def standings_names(path: Path) -> set[str]:
+    return {row["Joueur"] for row in table_dicts(openpyxl.load_workbook(path)["Classement"], "Classement")}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_at_a_random_moment_says_the_truth_either_way(tmp_path):
+    """Wherever a Ctrl-C falls in a fill, the sentence matches the workbook on disk: filled and whole, or as it was."""
+    tournois, resultats = generate.tdf(60)
+    for delay in (0.0, 0.3, 0.8, 1.5, 2.5):
         path = write_season(tmp_path / "grande.xlsx", tournois, resultats)
         before = digest(path)
-        run = subprocess.Popen([sys.executable, "-m", "xlcircuit", "fill", str(path)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        marker = tmp_path / "started"
+        marker.unlink(missing_ok=True)
+        child = subprocess.Popen([sys.executable, "-c", CHILD, "started", str(marker), "-", "fill", str(path)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        while not marker.exists() and child.poll() is None:
+            time.sleep(0.005)
         time.sleep(delay)
-        run.send_signal(signal.SIGINT)
-        _, err = run.communicate(timeout=120)
-        if run.returncode != 0:
-            break
-    assert run.returncode == 130
-    assert err.strip() == "Interrompu (Ctrl-C) : aucun classeur n'est resté à moitié écrit."
-    assert digest(path) == before
-    assert sorted(tmp_path.glob(".*.tmp")) == []
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+        assert "Traceback" not in err, err
+        changed = digest(path) != before
+        if child.returncode == 0:
+            assert changed and "Classeur rempli" in out
+        else:
+            assert child.returncode == 130 and err.count("\n") == 1, err
+            assert ("après l'enregistrement" in err) == changed, err
+        assert sorted(tmp_path.glob(".*.tmp")) == []
 
 
 # --- bombs and damaged files -----------------------------------------------------------------

@@ -150,6 +150,11 @@ def test_every_club_gets_exactly_its_players(demo_path, tmp_path):
     ("...", "club"),
     ("Club. ", "Club"),
     ("x" * 200, "x" * 80),
+    ("é" * 100, "é" * 60),  # at most 120 bytes: file systems count bytes, « é » takes two
+    ("\U0001d507" * 100, "\U0001d507" * 30),
+    ("Evil\u202egpj.exe", "Evilgpj.exe"),  # the right-to-left override that shows « exe.jpg » dropped
+    ("a\x1bb\x9bc", "a_b_c"),
+    ("CON.txt", "_CON.txt"),
 ])
 def test_club_names_become_safe_file_names(club, expected):
     assert share.safe_filename(club) == expected

@@ -11,11 +11,34 @@ Adding a command: write ``cmd_NAME(args) -> int`` and an ``add_NAME(commands)`` 
 
 from __future__ import annotations
 
+import signal
+import sys
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """A Ctrl-C while this module imports what the commands need (the first second of a command): one sentence,
+    status 130. Once imported, :func:`main` says what a Ctrl-C interrupted."""
+    print("Interrompu (Ctrl-C) au démarrage : rien n'a été lu ni écrit.", file=sys.stderr)
+    raise SystemExit(130)
+
+
+def _guard_imports() -> object:
+    """Set :func:`_interrupted_while_starting` for the imports below (only over Python's own Ctrl-C handler, in
+    the main thread); returns the handler to put back after them, or None."""
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            return signal.signal(signal.SIGINT, _interrupted_while_starting)
+    except ValueError:  # imported outside the main thread
+        pass
+    return None
+
+
+_BEFORE_IMPORTS = _guard_imports()
+
 import argparse
 import codecs
 import contextlib
 import difflib
-import sys
 import threading
 import time
 import unicodedata
@@ -24,7 +47,7 @@ from pathlib import Path
 from typing import IO, Any, ClassVar, NoReturn
 
 from . import __version__
-from .app import Outcome, run
+from .app import Outcome, run, visible
 from .app.check import check as app_check
 from .app.common import typed
 from .app.demo import demo as app_demo
@@ -39,6 +62,9 @@ from .federations import ADAPTERS
 from .federations import federation as find_federation
 from .rules.errors import XlcircuitError
 from .xlsx import save_atomic
+
+if _BEFORE_IMPORTS is not None:
+    signal.signal(signal.SIGINT, _BEFORE_IMPORTS)  # type: ignore[arg-type]
 
 
 class Progress:
@@ -123,6 +149,7 @@ def _say(text: str = "") -> None:
 def show(outcome: Outcome) -> int:
     """Print what a use case ended with: its lines on stdout; then, on stderr, what failed (every located
     problem on its own line) and what to look at (« À vérifier »). Returns the exit status."""
+    outcome = outcome.visible()  # a name from a workbook is never a terminal's escape sequence
     for line in outcome.lines:
         _say(line)
     sys.stdout.flush()  # the summary first, even when both streams go to one file
@@ -566,9 +593,74 @@ def _quote_hint(args: argparse.Namespace, argv: list[str]) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    console_safe()
-    argv = sys.argv[1:] if argv is None else list(argv)
+# --- Ctrl-C: say what was done ---------------------------------------------------------------------
+
+
+def _fingerprint(path: Path) -> tuple[int, int, int, int] | None:
+    """What tells a file replaced (an atomic save gives it a new inode) or written; None when it is absent."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def _written_whole(args: argparse.Namespace) -> list[Path]:
+    """The file a command writes (each replaced whole, atomically), to say after a Ctrl-C whether it was."""
+    name = args.command if args.command != "excel" else args.excel_command
+    if name in ("fill", "schedule"):
+        return [Path(args.output or args.file)]
+    if name in ("explain", "docs") and args.output:
+        return [Path(args.output)]
+    if name == "formulas":
+        return [Path(args.file)]
+    if name == "new":
+        with contextlib.suppress(UsageError):
+            return [_workbook_name(args.file)]
+    return []
+
+
+def _interrupted(args: argparse.Namespace | None, watched: list[tuple[Path, Any]]) -> str:
+    """The sentence after a Ctrl-C: what it interrupted, and whether the file the command writes was written
+    (saves are atomic: it is whole, or as it was)."""
+    if args is None:
+        return "Interrompu (Ctrl-C) au démarrage : rien n'a été lu ni écrit."
+    if watched:
+        path, before = watched[0]
+        if _fingerprint(path) != before:
+            return (f"Interrompu (Ctrl-C) après l'enregistrement : {path} est bien enregistré, en entier "
+                    "(seul le compte rendu manque).")
+        return (f"Interrompu (Ctrl-C) avant l'enregistrement : {path} n'a pas été "
+                f"{'créé' if before is None else 'modifié'}.")
+    if args.command == "check" or (args.command == "explain" and not args.output):
+        return "Interrompu (Ctrl-C) : rien n'a été écrit."
+    return "Interrompu (Ctrl-C) : les fichiers déjà écrits le sont en entier, aucun n'est resté à moitié écrit."
+
+
+@contextlib.contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """A second Ctrl-C while saying what the first one interrupted is ignored (main thread only)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to set
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _done_with_interrupts() -> None:
+    """From here on, a Ctrl-C is ignored: the work is done and said, the interpreter's shutdown is not cut short
+    (a process dying then would leave the organiser without a word on what was done)."""
+    with contextlib.suppress(ValueError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _parsed(argv: list[str]) -> argparse.Namespace:
+    """The command line read, or its usage error (with the quoting hint when a file name seems cut at its
+    spaces)."""
     top = build_parser()
     args, extra = top.parse_known_args(argv)
     parser: argparse.ArgumentParser = getattr(args, "parser", top)  # the command's own, for its usage line
@@ -578,23 +670,41 @@ def main(argv: list[str] | None = None) -> int:
     file = getattr(args, "file", None)
     if hint and file is not None and not Path(file).exists() and args.command != "new":
         parser.error(f"{file} : fichier introuvable ; {hint}")  # explain TdF 2025.xlsx NOM: the name cut in two
+    args.parser = parser
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line (``argv``: the process's own when None). A Ctrl-C at any moment ends in one sentence
+    saying what was written, and status 130; once the work is done and said, it no longer interrupts."""
+    console_safe()
+    own = argv is None
+    args: argparse.Namespace | None = None
+    watched: list[tuple[Path, Any]] = []
     try:
-        status: int = args.run(args)
+        parsed = _parsed(sys.argv[1:] if argv is None else list(argv))
+        watched = [(path, _fingerprint(path)) for path in _written_whole(parsed)]
+        args = parsed
+        status: int = parsed.run(parsed)
         return status
     except UsageError as exc:
-        parser.error(str(exc))  # exits with status 2
+        parsed.parser.error(str(exc))  # exits with status 2
     except XlcircuitError as exc:
-        print(str(exc), file=sys.stderr)
+        print(visible(str(exc)), file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # Ctrl-C: saves are atomic, so nothing is half-written
-        print("Interrompu (Ctrl-C) : aucun classeur n'est resté à moitié écrit.", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C: saves are atomic, so nothing is half-written; say what was
+        with _uninterrupted():
+            print(visible(_interrupted(args, watched)), file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into a command that stopped reading (| head)
         sys.stderr.close()
         return 0
     except OSError as exc:  # a folder that is a file, a full disk...: one sentence, not a traceback
-        print(f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc}).", file=sys.stderr)
+        print(visible(f"Impossible de lire ou d'écrire {exc.filename or ''} ({exc.strerror or exc})."), file=sys.stderr)
         return 1
+    finally:
+        if own:
+            _done_with_interrupts()
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .app import Outcome, Progress, quiet, run
+from .app import Outcome, Progress, quiet, run, visible
 
 if TYPE_CHECKING:
     import tkinter
@@ -187,7 +187,7 @@ class Window:
             filetypes=[("Classeurs Excel", "*.xlsx *.xlsm"), ("Tous les fichiers", "*")])
         if chosen:
             self.path.set(chosen)
-            self.status.set(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?")
+            self.status.set(visible(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?"))
 
     def start(self, action: str, force: bool = False) -> None:
         """Run an action in a worker thread (``force``: a fill passes over a lock file, after the organiser read
@@ -300,6 +300,7 @@ class Window:
         return f"Terminé{to_check}. « Ouvrir le résultat » l'ouvre."
 
     def show(self, outcome: Outcome) -> None:
+        outcome = outcome.visible()  # a name from a workbook shows as it is, control characters included
         self.busy = False
         for button in (*self.buttons.values(), self.choose):
             button.configure(state="normal")

@@ -13,6 +13,6 @@ turns every error xlcircuit raises on purpose into an outcome too, so neither fa
 - :mod:`.demo`: every federation's example, written and filled.
 """
 
-from .outcome import Outcome, Progress, quiet, run
+from .outcome import Outcome, Progress, quiet, run, visible
 
-__all__ = ["Outcome", "Progress", "quiet", "run"]
+__all__ = ["Outcome", "Progress", "quiet", "run", "visible"]

@@ -16,7 +16,8 @@ from ..workbook.cells import put
 from ..workbook.layout import PAPER_A4
 from ..xlsx import libreoffice, save_atomic
 from .common import open_book
-from .outcome import Outcome, Progress, quiet
+from .files import copy_whole, write_text_whole
+from .outcome import Outcome, Progress, quiet, visible
 
 SHEET = "Explication"
 #: The sheet's one column: as wide as an A4 portrait page takes at 100 % in the widest fonts, and the
@@ -75,8 +76,9 @@ def unwritable(target: Path) -> str | None:
 
 
 def write_explanation(lines: list[str], target: Path) -> Path:
-    """Write the explanation to ``target``: ``.xlsx`` (a sheet), ``.pdf`` (printed by LibreOffice), ``.txt`` (text);
-    any other extension is refused (text under a .docx name would not open)."""
+    """Write the explanation to ``target``, whole or not at all: ``.xlsx`` (a sheet), ``.pdf`` (printed by
+    LibreOffice), ``.txt`` (text, control characters shown as escapes, as on screen: the file may be shown by
+    ``cat``); any other extension is refused (text under a .docx name would not open)."""
     refused = unwritable(target)
     if refused is not None:
         raise XlcircuitError(refused)
@@ -86,13 +88,10 @@ def write_explanation(lines: list[str], target: Path) -> Path:
     if suffix == ".pdf":
         libreoffice.require()
         with tempfile.TemporaryDirectory() as work:
-            source = save_atomic(explanation_workbook(lines), Path(work) / f"{target.stem}.xlsx")
+            source = save_atomic(explanation_workbook(lines), Path(work) / "explication.xlsx")
             made = libreoffice.convert(source, Path(work) / "pdf", "pdf")[0]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.replace(target)
-            return target
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return target
+            return copy_whole(made, target)
+    return write_text_whole(target, "\n".join(visible(line) for line in lines) + "\n")
 
 
 def explain(path: Path, player: str, federation: str | None = None, output: Path | None = None,

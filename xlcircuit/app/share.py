@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
+import io
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import openpyxl
 
@@ -23,27 +25,17 @@ from ..workbook.spec import Output, Problems, TableSpec
 from ..workbook.write import write_outputs
 from ..xlsx import Book, libreoffice, save_atomic
 from .common import open_book
+from .files import copy_whole, safe_filename, why, write_whole
 from .outcome import Outcome, Progress, quiet
+
+__all__ = ["safe_filename", "share", "share_clubs", "share_csv", "share_pdf", "shared_tables"]
 
 #: The per-club workbook's own tables (their columns are those of the federation's tables).
 MY_CLUB = TableSpec("Mon club", "MonClub", ())
 CLUB_POINTS = TableSpec("Points du club", "PointsClub", ())
-#: Characters no file system takes in a name, and names Windows reserves.
-_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]+')
-_RESERVED = {"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10)}
 _CSV_PROTECT = FORMULA_STARTS + ("\t", "\r")
 #: A number format whose positive section CSV values follow: "0", "0.00", "0%", "+0;-0;0"…
 _NUMBER_FORMAT = re.compile(r"\+?0(?:\.(0+))?(%?)")
-
-
-def safe_filename(name: str, limit: int = 80) -> str:
-    """A file name every file system takes, that still reads like ``name`` (``A/B: "C"`` -> ``A_B_ _C_``)."""
-    text = _UNSAFE.sub("_", name).strip().rstrip(". ")[:limit].rstrip(". ")
-    if not text or text.strip("_ ") == "":
-        text = "club"
-    if text.split(".")[0].lower() in _RESERVED:
-        text = f"_{text}"
-    return text
 
 
 def _unique(folder: Path, stem: str, suffix: str, taken: set[str]) -> Path:
@@ -55,33 +47,36 @@ def _unique(folder: Path, stem: str, suffix: str, taken: set[str]) -> Path:
 
 
 def share_clubs(book: Book, adapter: Adapter, folder: Path, day: dt.date | None = None,
-                summary: Any = None) -> dict[str, Path]:
+                summary: Any = None, failures: dict[str, str] | None = None) -> dict[str, Path]:
     """One workbook per club: the full standings with the club's players highlighted, a ``Mon club``
-    sheet with only them, and their result lines (``summary``: the season computed, else computed here)."""
+    sheet with only them, and their result lines (``summary``: the season computed, else computed here).
+
+    Each club's workbook is written whole or not at all; one that cannot be written (a full disk) does not keep
+    the others back: why is put in ``failures`` (club -> reason), or, without it, raised once the others are."""
     summary = summary if summary is not None else adapter.compute(book)
     if not summary.clubs:
         raise XlcircuitError(f"{book.path.name} ne dit le club de personne : remplissez la table « Joueurs » "
                              "(Joueur, Club), puis relancez.")
     folder.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
+    failed: dict[str, str] = {} if failures is None else failures
     taken: set[str] = set()
     for club in sorted(set(summary.clubs.values()), key=lambda c: (c.casefold(), c)):
-        published = adapter.outputs(summary, club=club, day=day)
-        standings, points = _output(published, adapter.standings), _output(published, adapter.lines)
-        members = {player for player, c in summary.clubs.items() if c == club}
-        count = sum(row[_player_column(standings)] in members for row in standings.rows)
-        mine = _rows_of(standings, members, MY_CLUB, f"{club} — {count} joueurs")
-        theirs = _rows_of(points, members, CLUB_POINTS, f"{club} — résultats par tournoi")
-        wb = openpyxl.Workbook()
-        wb.active.title = standings.spec.sheet
-        write_outputs(wb, [standings, mine, theirs])
-        written[club] = save_atomic(wb, _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken))
+        target = _unique(folder, f"Classement - {safe_filename(club)}", ".xlsx", taken)
+        try:
+            written[club] = save_atomic(_club_workbook(adapter, summary, club, day), target)
+        except XlcircuitError as exc:  # the engine's sentence names the file
+            failed[club] = str(exc).rstrip(".")
+        except OSError as exc:
+            failed[club] = f"{target.name} : {why(exc)}"
     standings = _output(adapter.outputs(summary, day=day), adapter.standings)
     alone = sorted({row[_player_column(standings)] for row in standings.rows} - set(summary.clubs) - {None}, key=str)
     if alone:  # in no club's workbook: say so, the organiser may have forgotten them in Joueurs
         book.warnings.append(f"{len(alone)} joueur{'s' if len(alone) > 1 else ''} sans club, dans aucun classeur de "
                              f"club (ajoutez-les à la table « Joueurs » si c'est un oubli) : "
                              f"{', '.join(map(str, alone))}.")
+    if failures is None and failed:
+        raise XlcircuitError(_not_written(failed, "classeur de club", "classeurs de club"))
     return written
 
 
@@ -94,6 +89,27 @@ def _rows_of(output: Output, members: set[str], spec: TableSpec, title: str) -> 
     marks = {(new_index[index], column): mark for (index, column), mark in output.marks.items() if index in new_index}
     return Output(spec, output.columns, [output.rows[i] for i in kept], title, marks=marks,
                   notes=output.notes, repeat_columns=output.repeat_columns)
+
+
+def _club_workbook(adapter: Adapter, summary: Any, club: str, day: dt.date | None) -> openpyxl.Workbook:
+    """A club's workbook: the standings with its players highlighted, ``Mon club``, ``Points du club``."""
+    published = adapter.outputs(summary, club=club, day=day)
+    standings, points = _output(published, adapter.standings), _output(published, adapter.lines)
+    members = {player for player, c in summary.clubs.items() if c == club}
+    count = sum(row[_player_column(standings)] in members for row in standings.rows)
+    mine = _rows_of(standings, members, MY_CLUB, f"{club} — {count} joueurs")
+    theirs = _rows_of(points, members, CLUB_POINTS, f"{club} — résultats par tournoi")
+    wb = openpyxl.Workbook()
+    wb.active.title = standings.spec.sheet
+    write_outputs(wb, [standings, mine, theirs])
+    return wb
+
+
+def _not_written(failed: dict[str, str], one: str, many: str) -> str:
+    """The sentence for what a share could not write: each file and why."""
+    count = len(failed)
+    return (f"{count} {one if count == 1 else many} non écrit{'s' if count > 1 else ''} : "
+            + " ; ".join(f"{what} ({reason})" for what, reason in failed.items()) + ".")
 
 
 def _output(outputs: list[Output], spec: TableSpec) -> Output:
@@ -137,25 +153,40 @@ def _csv_name(output: Output, outputs: list[Output]) -> str:
     return safe_filename(output.spec.sheet if alone else output.spec.name)
 
 
-def share_csv(book: Book, adapter: Adapter, folder: Path, french: bool = True, summary: Any = None) -> list[Path]:
+def share_csv(book: Book, adapter: Adapter, folder: Path, french: bool = True, summary: Any = None,
+              failures: dict[str, str] | None = None) -> list[Path]:
     """Each published table as CSV with a header row, numbers as the workbook displays them.
 
     ``french`` (the default): what a French Excel opens with a double click: ``;`` between values, decimal
     comma, dates dd/mm/yyyy, UTF-8 with a byte-order mark. Otherwise: ``,``, decimal point, ISO dates, UTF-8
-    without a mark (for a web site or a program)."""
+    without a mark (for a web site or a program). Each file is written whole or not at all; one that cannot be
+    written is put in ``failures`` (file name -> reason), or, without it, raised once the others are written."""
     summary = summary if summary is not None else adapter.compute(book)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    failed: dict[str, str] = {} if failures is None else failures
     tables = shared_tables(adapter, summary)
+    stem = safe_filename(book.path.stem, fallback="classeur")
     for output in tables:
-        target = folder / f"{book.path.stem}-{_csv_name(output, tables)}.csv"
-        with target.open("w", encoding="utf-8-sig" if french else "utf-8", newline="") as handle:
-            writer = csv.writer(handle, delimiter=";" if french else ",")
-            writer.writerow([_csv_value(c.header, None) for c in output.columns])
-            for row in output.rows:
-                writer.writerow([_csv_value(v, c.number_format, french) for c, v in zip(output.columns, row)])
-        written.append(target)
+        target = folder / safe_filename(f"{stem}-{_csv_name(output, tables)}", fallback="table")
+        target = target.with_name(target.name + ".csv")
+        try:
+            written.append(write_whole(target, functools.partial(_write_csv, output=output, french=french)))
+        except OSError as exc:
+            failed[target.name] = why(exc)
+    if failures is None and failed:
+        raise XlcircuitError(_not_written(failed, "fichier CSV", "fichiers CSV"))
     return written
+
+
+def _write_csv(stream: IO[bytes], *, output: Output, french: bool) -> None:
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig" if french else "utf-8", newline="")
+    writer = csv.writer(text, delimiter=";" if french else ",")
+    writer.writerow([_csv_value(c.header, None) for c in output.columns])
+    for row in output.rows:
+        writer.writerow([_csv_value(v, c.number_format, french) for c, v in zip(output.columns, row)])
+    text.flush()
+    text.detach()  # the stream stays open: write_whole flushes it to disk and closes it
 
 
 def share_pdf(book: Book, adapter: Adapter, folder: Path, day: dt.date | None = None, summary: Any = None) -> Path:
@@ -174,8 +205,10 @@ def share_pdf(book: Book, adapter: Adapter, folder: Path, day: dt.date | None = 
             adapter.write_groups(wb, groups, problems)
             if problems:
                 raise WorkbookProblems(problems.items)
-        source = save_atomic(wb, Path(work) / f"{book.path.stem}-classement.xlsx")
-        return libreoffice.convert(source, folder, "pdf")[0]
+        name = safe_filename(f"{safe_filename(book.path.stem, fallback='classeur')}-classement")
+        source = save_atomic(wb, Path(work) / f"{name}.xlsx")
+        made = libreoffice.convert(source, Path(work) / "pdf", "pdf")[0]
+        return copy_whole(made, folder / made.name)  # whole or not at all, wherever the system's temp is
 
 
 def share(path: Path, federation: str | None = None, clubs: Path | None = None, pdf: Path | None = None,
@@ -190,12 +223,20 @@ def share(path: Path, federation: str | None = None, clubs: Path | None = None, 
     failures: list[str] = []
 
     def clubs_files(folder: Path) -> None:
-        written = share_clubs(book, adapter, folder, summary=summary)
-        outcome.lines.append(f"{len(written)} classeurs de club écrits dans {folder} :")
+        failed: dict[str, str] = {}
+        written = share_clubs(book, adapter, folder, summary=summary, failures=failed)
+        outcome.lines.append(f"{len(written)} classeur{'s' if len(written) > 1 else ''} de club écrit"
+                             f"{'s' if len(written) > 1 else ''} dans {folder} :")
         outcome.lines.extend(f"  {club} : {file.name}" for club, file in written.items())
+        if failed:
+            failures.append(f"clubs : {_not_written(failed, 'classeur de club', 'classeurs de club')}")
 
     def csv_files(folder: Path) -> None:
-        outcome.lines.extend(f"CSV écrit : {file}" for file in share_csv(book, adapter, folder, summary=summary))
+        failed: dict[str, str] = {}
+        outcome.lines.extend(f"CSV écrit : {file}" for file in share_csv(book, adapter, folder, summary=summary,
+                                                                          failures=failed))
+        if failed:
+            failures.append(f"CSV : {_not_written(failed, 'fichier CSV', 'fichiers CSV')}")
 
     def pdf_file(folder: Path) -> None:
         outcome.lines.append(f"PDF écrit : {share_pdf(book, adapter, folder, summary=summary)}")
@@ -206,8 +247,9 @@ def share(path: Path, federation: str | None = None, clubs: Path | None = None, 
         progress(kind)
         try:
             write(folder)
-        except XlcircuitError as exc:
-            failures.append(f"{kind} : {exc}")
+        except (XlcircuitError, OSError) as exc:  # a folder that cannot be made, LibreOffice missing…
+            failures.append(f"{kind} : {why(exc) if isinstance(exc, OSError) else exc}"
+                            + (f" ({folder})" if isinstance(exc, OSError) else ""))
     outcome.warnings = book.warnings
     if failures:
         outcome.error, outcome.status = "\n".join(failures), 1

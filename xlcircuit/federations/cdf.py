@@ -479,9 +479,15 @@ def summarise(typed: Typed) -> Summary:
 # --- writing ---------------------------------------------------------------------------------
 
 
+def _table_number(table: str) -> int | None:
+    """The number of a table named by a number (``12``); None for a name (``A``, ``²``, a hundred digits)."""
+    return int(table) if table.isascii() and table.isdigit() and len(table) <= 9 else None
+
+
 def _table_value(table: str) -> object:
     """A table as it was typed: a number stays a number."""
-    return int(table) if table.isdigit() else table
+    number = _table_number(table)
+    return table if number is None else number
 
 
 def _outcome(g: cdf.GameScore, leaders: int) -> str:
@@ -523,7 +529,8 @@ def scores_rows(summary: Summary) -> list[list[object]]:
 
 
 def _order(table: str) -> tuple:
-    return (0, int(table), "") if table.isdigit() else (1, 0, fold(table))
+    number = _table_number(table)
+    return (1, 0, fold(table)) if number is None else (0, number, "")
 
 
 def qualification_rows(summary: Summary) -> list[list[object]]:

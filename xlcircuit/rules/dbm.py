@@ -82,15 +82,15 @@ class PlayerClass(Enum):
         """VBJ: a class as typed: I, F, O, S, X in any case, ``0`` for O and ``1`` for I as the source
         writes them, or a value 1 to 5."""
         if isinstance(code, Real) and not isinstance(code, bool):
-            number = float(code)
-            if number.is_integer() and 0 <= number <= 5:
-                return cls.O if number == 0 else cls(int(number))
+            for number in range(6):  # compared exactly, whatever its size (no float of hundreds of digits)
+                if code == number:
+                    return cls.O if number == 0 else cls(number)
         elif isinstance(code, str):
             key = fold(code).strip("()").strip()  # the source also writes "( 0 )"
             if key in _CODES:
                 return _CODES[key]
-            if key.isdigit() and int(key) <= 5:
-                return cls.O if int(key) == 0 else cls(int(key))
+            if key in ("0", "1", "2", "3", "4", "5"):
+                return cls.O if key == "0" else cls(int(key))
         shown = f"« {clean(code)} »" if isinstance(code, str) else str(code)
         raise InvalidInput(f"classe attendue : I, F, O, S ou X (0 pour O, 1 pour I) ; trouvé {shown}")
 

@@ -41,10 +41,11 @@ def _whole(value: object) -> int | None:
             number = float(value.replace(",", "."))
         except ValueError:
             return None
-    if isinstance(number, bool) or not isinstance(number, (int, float)) or number != number \
-            or not float(number).is_integer():
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
         return None
-    return int(number)
+    if isinstance(number, float) and not number.is_integer():  # nan, inf and 2.5 are no whole numbers
+        return None
+    return int(number)  # an int of hundreds of digits (a number cell of a damaged file) as it is: bounds refuse it
 
 
 #: The largest place, count or number a table takes (:mod:`xlcircuit.limits`).
@@ -52,7 +53,7 @@ MAX_WHOLE = limits.MAX_PLACE
 
 
 #: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).
-_ORDINAL = re.compile(r"(\d+)\s*(?:er|re|ere|e|eme|nde?)")
+_ORDINAL = re.compile(r"(\d{1,9})\s*(?:er|re|ere|e|eme|nde?)")  # a longer number is no place
 
 
 def _ordinal(value: object) -> int | None:
@@ -105,8 +106,13 @@ def as_number(value: object, what: str = "nombre") -> float | None:
         else:
             if math.isfinite(number):  # "nan", "inf" and "1e400" are text, not numbers
                 return number
-    elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number of hundreds of digits: no number a table takes
+            number = math.inf
+        if math.isfinite(number):
+            return number
     raise InvalidInput(f"{what} attendu ; trouvé {shown(value)}")
 
 
@@ -145,6 +151,53 @@ def as_date(value: object) -> dt.date | None:
             except ValueError:
                 continue
     raise InvalidInput(f"date attendue (jj/mm/aaaa) ; trouvé {shown(value)}")
+
+
+#: Excel's error values as files store them (in English whatever the language), with what a French Excel
+#: shows and what each means. A cell showing one holds no data: a failed lookup, a deleted reference...
+ERROR_VALUES = {
+    "#N/A": ("#N/A", "valeur non disponible : souvent une recherche (RECHERCHEV, INDEX/EQUIV) qui n'a rien trouvé"),
+    "#REF!": ("#REF!", "référence à des cellules supprimées"),
+    "#VALUE!": ("#VALEUR!", "formule appliquée à une valeur du mauvais type"),
+    "#DIV/0!": ("#DIV/0!", "division par zéro"),
+    "#NAME?": ("#NOM?", "nom de fonction ou de plage inconnu"),
+    "#NUM!": ("#NOMBRE!", "nombre impossible"),
+    "#NULL!": ("#NUL!", "intersection vide de deux plages"),
+    "#SPILL!": ("#PROPAGATION!", "résultat matriciel qui ne peut pas s'étendre"),
+    "#CALC!": ("#CALC!", "calcul impossible"),
+    "#GETTING_DATA": ("#OBTENTION_DONNEES", "données encore en cours de chargement"),
+    "#FIELD!": ("#CHAMP!", "champ introuvable"),
+    "#BLOCKED!": ("#BLOQUE!", "accès bloqué"),
+    "#CONNECT!": ("#CONNEXION!", "connexion impossible"),
+    "#BUSY!": ("#OCCUPE!", "calcul en cours"),
+    "#UNKNOWN!": ("#INCONNU!", "type de donnée inconnu"),
+    "#PYTHON!": ("#PYTHON!", "erreur d'une formule Python"),
+    "#EXTERNAL!": ("#EXTERNE!", "erreur d'une source externe"),
+}
+
+
+def error_value(value: object, data_type: str | None = None) -> str | None:
+    """The error value a cell shows (``#N/A``, ``#REF!``…), as files store it; None for a value.
+
+    ``data_type`` is the cell's (``e``: an error cell, whatever its text, e.g. LibreOffice's ``Err:502``). An
+    error typed as text (a pasted ``#N/A``) is one too: no name or number reads like that."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.upper() in ERROR_VALUES:
+        return text.upper()
+    return (text or "#N/A") if data_type == "e" else None
+
+
+def error_message(error: str, formula: bool) -> str:
+    """What a located problem says of a cell showing an error value: what it is, and what to do."""
+    french, meaning = ERROR_VALUES.get(error, (error, "erreur du tableur"))
+    shows = error if french == error else f"{error} (« {french} » dans Excel en français)"
+    if formula:
+        return (f"la formule de cette cellule donne l'erreur {shows} : {meaning} ; une donnée est attendue : "
+                "corrigez la formule (ou remplacez-la par la valeur), enregistrez, puis relancez")
+    return (f"la cellule contient l'erreur {shows} ({meaning}), sans doute collée comme valeur ; une donnée est "
+            "attendue : tapez la bonne valeur, enregistrez, puis relancez")
 
 
 def put(cell, value: object, number_format: str | None = None) -> None:

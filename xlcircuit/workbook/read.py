@@ -14,6 +14,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from ..rules.errors import Problem
 from ..rules.text import fold
 from ..xlsx import CONDITIONAL_FORMAT_EXTENSIONS, Book
+from .cells import error_message, error_value
 from .spec import Problems, Record, TableSpec
 
 
@@ -163,6 +164,13 @@ def _read_row(book: Book, sheet: str, row: int, cells_of_row: dict[int, Cell], c
         if value is None and cell.data_type == "f":
             problems.add(Problem(sheet, row, header, "formule jamais calculée : ouvrez le classeur dans votre "
                                  "tableur, enregistrez-le, puis relancez", cell.coordinate))
+        error = error_value(value, cell.data_type)
+        if error is not None:  # #N/A, #REF!…: no data, never a name or a number (the line stays, unread)
+            problems.unreadable(Problem(sheet, row, header, error_message(error, cell.data_type == "f"),
+                                        cells[header]))
+            values[header] = None
+            blank = False
+            continue
         if isinstance(value, str):
             value = value.strip() or None
         values[header] = value

@@ -52,20 +52,32 @@ class Problems:
     """Problems of a workbook, gathered so that all of them are reported at once."""
 
     items: list[Problem] = field(default_factory=list)
+    #: Cells (sheet, cell) said unreadable (an error value): what a parser says of them after is left out,
+    #: since the organiser has one thing to fix there.
+    _unreadable: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    _added: int = field(default=0, repr=False)  # every problem added, those left out included
 
     def add(self, problem: Problem) -> None:
-        self.items.append(problem)
+        self._added += 1
+        if problem.cell is None or (problem.sheet, problem.cell) not in self._unreadable:
+            self.items.append(problem)
+
+    def unreadable(self, problem: Problem) -> None:
+        """A cell that holds no data (an error value): this problem, and no other at the same cell."""
+        self.add(problem)
+        if problem.cell is not None:
+            self._unreadable.add((problem.sheet, problem.cell))
 
     def at(self, record: Record, header: str, message: str) -> None:
         self.add(record.problem(header, message))
 
     def mark(self) -> int:
         """A mark to ask :meth:`since` whether a line added problems (skip the line then)."""
-        return len(self.items)
+        return self._added
 
     def since(self, mark: int) -> bool:
-        """Whether a problem was added since ``mark``."""
-        return len(self.items) > mark
+        """Whether a problem was added since ``mark`` (one left out at an unreadable cell counts)."""
+        return self._added > mark
 
     def __bool__(self) -> bool:
         return bool(self.items)

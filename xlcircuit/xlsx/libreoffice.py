@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
+import secrets
 import shutil
+import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,9 +30,41 @@ FRENCH_PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+#: Whether this is Windows, where programs are ``.exe`` files in their install folder, seldom on the PATH.
+WINDOWS = sys.platform == "win32"
+
+
+def _install_folders() -> list[Path]:
+    """Where LibreOffice's installers put its program, on this system."""
+    if WINDOWS:
+        roots = {os.environ.get(name) for name in ("ProgramFiles", "ProgramW6432", "ProgramFiles(x86)")}
+        return [Path(root) / "LibreOffice" / "program" for root in sorted(r for r in roots if r)]
+    if sys.platform == "darwin":
+        return [Path("/Applications/LibreOffice.app/Contents/MacOS")]
+    return [*sorted(Path("/opt").glob("libreoffice*/program"))]  # libreoffice.org's packages; the system's are on PATH
+
+
+def _path_folders() -> list[Path]:
+    """The PATH's folders, absolute ones only: a relative entry ("", ".") would be the current folder, a
+    workbook's folder maybe, where a file named soffice could wait (Windows' own search looks there first)."""
+    folders = []
+    for entry in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        entry = entry.strip().strip('"')
+        if entry and os.path.isabs(entry):
+            folders.append(Path(entry))
+    return folders
+
+
 def find() -> str | None:
-    """The LibreOffice command, if installed."""
-    return shutil.which("soffice") or shutil.which("libreoffice")
+    """The LibreOffice command, if installed: looked for on the PATH's absolute folders, then in the install
+    folders; never in the current folder (unlike ``shutil.which`` on Windows)."""
+    names = ("soffice.exe", "soffice.com") if WINDOWS else ("soffice", "libreoffice")
+    for name in names:
+        for folder in (*_path_folders(), *_install_folders()):
+            candidate = folder / name
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return str(candidate)
+    return None
 
 
 def require() -> str:
@@ -69,4 +106,24 @@ def convert(source: Path, folder: Path, to: str, french: bool | None = None) -> 
             detail = (run.stderr or run.stdout).strip().splitlines()
             raise XlcircuitError(f"LibreOffice n'a pas pu convertir {source.name}"
                                  f"{' (' + detail[-1] + ')' if detail else ''}.")
-        return [Path(shutil.move(str(p), folder / p.name)) for p in produced]
+        return [_put(p, folder / p.name) for p in produced]
+
+
+_HOST = re.sub(r"[^A-Za-z0-9]", "", socket.gethostname())[:20] or "h"
+
+
+def _put(source: Path, target: Path) -> Path:
+    """Put a converted file in its place whole or not at all (the system's temporary folder may be another disk,
+    where a move is a copy): copied beside ``target``, flushed to disk, then renamed. The temporary file is named
+    as the engine names its own, so that the next run removes what a killed one left."""
+    temporary = target.with_name(f".{target.name[:40]}.xlcircuit-{_HOST}-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with open(temporary, "xb") as stream, source.open("rb") as read:  # the user's usual permissions (umask)
+            shutil.copyfileobj(read, stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return target
