@@ -689,6 +689,7 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except UsageError as exc:
         parsed.parser.error(str(exc))  # exits with status 2
+        raise  # not reached: error() exits
     except XlcircuitError as exc:
         print(visible(str(exc)), file=sys.stderr)
         return 1
