@@ -46,10 +46,13 @@ S = TypeVar("S")
 
 
 def parameters_table(sheet: str, name: str = "Parametres", value_width: float = 30,
-                     required: bool = False) -> TableSpec:
-    """A Paramètre/Valeur input table, the one :func:`start_workbook` puts on the first sheet."""
-    return TableSpec(sheet, name, (Column("Paramètre", width=24), Column("Valeur", width=value_width)), required,
-                     grows=False)  # the guide stands under it
+                     required: bool = False, comment: bool = False) -> TableSpec:
+    """A Paramètre/Valeur input table, the one :func:`start_workbook` puts on the first sheet; with ``comment``, a
+    ``Commentaire`` column (not read) says where each value comes from."""
+    columns: tuple[Column, ...] = (Column("Paramètre", width=24), Column("Valeur", width=value_width))
+    if comment:
+        columns += (Column("Commentaire", required=False, width=80),)
+    return TableSpec(sheet, name, columns, required, grows=False)  # the guide stands under it
 
 
 def fill_step(number: int) -> list[str]:
@@ -236,16 +239,26 @@ def tournament_name(record: Record, problems: Problems, seen: dict[str, Record],
     return name
 
 
-def tournament_and_player(record: Record, problems: Problems,
-                          tournaments: Container[str]) -> tuple[str | None, str | None]:
-    """A result line's Tournoi and Joueur; a problem for a blank one or a tournament not in ``tournaments``."""
+#: How a name cell of an input table is read: the register's name of the player it designates (problems added
+#: to ``problems``), or None for a blank cell (:meth:`xlcircuit.workbook.register.Register.resolve`).
+Resolve = Callable[[Problems, Record, str], "str | None"]
+
+
+def _as_typed(problems: Problems, record: Record, header: str) -> str | None:
+    return as_text(record.values.get(header))
+
+
+def tournament_and_player(record: Record, problems: Problems, tournaments: Container[str],
+                          resolve: Resolve = _as_typed) -> tuple[str | None, str | None]:
+    """A result line's Tournoi and Joueur (read by ``resolve``: through the register); a problem for a blank one
+    or a tournament not in ``tournaments``."""
     tournament = as_text(record.values["Tournoi"])
     if tournament is None:
         problems.at(record, "Tournoi", "nom du tournoi manquant")
     elif tournament not in tournaments:
         problems.at(record, "Tournoi", f"tournoi « {tournament} » absent de la table Tournois")
-    player = as_text(record.values["Joueur"])
-    if player is None:
+    player = resolve(problems, record, "Joueur")
+    if player is None and as_text(record.values.get("Joueur")) is None:
         problems.at(record, "Joueur", "nom du joueur manquant")
     return tournament, player
 

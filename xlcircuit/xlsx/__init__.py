@@ -6,6 +6,7 @@ What the rings outside use is imported from here; the modules behind it are the 
 """
 
 from .book import CONDITIONAL_FORMAT_EXTENSIONS, Book, mark_federation, paused_gc, save_atomic
-from .package import Owned
+from .package import Owned, Unsupported, table_values
 
-__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "mark_federation", "paused_gc", "save_atomic"]
+__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "Unsupported", "mark_federation", "paused_gc",
+           "save_atomic", "table_values"]

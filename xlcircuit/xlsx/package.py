@@ -432,6 +432,32 @@ def _value(kind: str, raw: bytes | None, style: int, strings, date_styles, delta
     return text, kind
 
 
+def table_values(path: Path, name: str) -> list[list[object]] | None:
+    """The cells of the table called ``name`` (any case) as the file at ``path`` holds them, row by row, its
+    header first (a formula by its last calculated value, dates as dates); None when it has no such table.
+    Read from the sheet's XML, without building openpyxl's model of the workbook. Raises :class:`Unsupported`
+    (or what a damaged part raises) when the table cannot be read so."""
+    from openpyxl.styles.stylesheet import apply_stylesheet
+
+    package = Package(path)
+    try:
+        table = package.table(name)
+        if table is None:
+            return None
+        sheet = next(s for s in package.sheets if s.name == table.sheet)
+        styles = Workbook()
+        apply_stylesheet(package.zip, styles)  # which number formats are dates
+        xml = package.read(sheet.part)
+        strings = shared_strings(package) if b't="s"' in xml or b"t='s'" in xml else []
+        min_col, min_row, max_col, max_row = table.bounds
+        grid: list[list[object]] = [[None] * (max_col - min_col + 1) for _ in range(max_row - min_row + 1)]
+        for cell in read_cells(xml, [table.bounds], strings, styles):
+            grid[cell.row - min_row][cell.column - min_col] = cell.cached if cell.data_type == "f" else cell.value
+        return grid
+    finally:
+        package.close()
+
+
 # --- the reduced copy openpyxl loads -----------------------------------------------------------
 
 _STUB = (f'<worksheet xmlns="{MAIN}" xmlns:r="{OFFICE_RELS}"><sheetData/>{{tables}}</worksheet>')
