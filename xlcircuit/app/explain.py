@@ -33,11 +33,11 @@ WIDTH, LINE = 68, 58
 
 
 
-def explanation_workbook(lines: list[str]) -> Workbook:
+def explanation_workbook(lines: list[str], sheet: str = SHEET) -> Workbook:
     """The explanation as a one-sheet workbook a player can be sent: A4 portrait, one page wide, wrapped lines."""
     wb = openpyxl.Workbook()
     ws = wb.active
-    ws.title = SHEET
+    ws.title = sheet
     ws.column_dimensions["A"].width = WIDTH
     for row, text in enumerate(lines, start=1):
         if text:
@@ -58,15 +58,16 @@ def explanation_workbook(lines: list[str]) -> Workbook:
     return wb
 
 
-def write_explanation(lines: list[str], target: Path) -> Path:
-    """Write the explanation to ``target``: ``.xlsx`` (a sheet), ``.pdf`` (printed by LibreOffice), else text."""
+def write_explanation(lines: list[str], target: Path, sheet: str = SHEET) -> Path:
+    """Write the explanation (or any text of lines) to ``target``: ``.xlsx`` (a sheet), ``.pdf`` (printed by
+    LibreOffice), else text."""
     suffix = target.suffix.lower()
     if suffix == ".xlsx":
-        return save_atomic(explanation_workbook(lines), target)
+        return save_atomic(explanation_workbook(lines, sheet), target)
     if suffix == ".pdf":
         libreoffice.require()
         with tempfile.TemporaryDirectory() as work:
-            source = save_atomic(explanation_workbook(lines), Path(work) / f"{target.stem}.xlsx")
+            source = save_atomic(explanation_workbook(lines, sheet), Path(work) / f"{target.stem}.xlsx")
             made = libreoffice.convert(source, Path(work) / "pdf", "pdf")[0]
             target.parent.mkdir(parents=True, exist_ok=True)
             made.replace(target)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..workbook.register import located
 from .common import empty_hint, open_book, summary_lines, unkept_warnings
 from .outcome import FULL, SURGICAL, Outcome, Progress, quiet
 
@@ -16,6 +17,6 @@ def fill(path: Path, federation: str | None = None, output: Path | None = None, 
     summary = adapter.fill(book, progress)
     progress("enregistrement")
     target = book.save(output, force=force)
-    warnings = unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings
+    warnings = located(unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings, str(path))
     return Outcome(summary_lines(adapter, summary, f"Classeur rempli : {target}") + empty_hint(book, adapter),
                    warnings, result=target, route=SURGICAL if book.surgical else FULL)

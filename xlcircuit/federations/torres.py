@@ -882,6 +882,7 @@ class Torres(Adapter):
     info, steps = INFO, STEPS
     inputs, standings, lines = INPUTS, STANDINGS, LINES
     players, parameters = JOUEURS, PARAMETRES
+    player_needs = ("Elo", "Division", "Groupe")
 
     def honours(self, summary: Summary) -> Honours:
         return honours(summary)

@@ -16,6 +16,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from ..rules.errors import WorkbookProblems, XlcircuitError
 from ..xlsx import Book
+from .journal import Tracked
 from .procedure import Progress, Steps, quiet
 from .register import Register, read_register
 from .seasons import Carry, Honours, next_workbook
@@ -35,6 +36,8 @@ class Adapter:
     steps: ClassVar[Steps[Any, Any]]  # read, summarise, outputs (and decorate) of the shared procedure
     players: ClassVar[TableSpec]  # its ``Joueurs`` table: the register of players
     parameters: ClassVar[TableSpec]  # its Paramètre/Valeur table, on the first sheet
+    #: What a ``Joueurs`` line needs besides a name (a line ``xlcircuit fusion`` adds has nothing else).
+    player_needs: ClassVar[tuple[str, ...]] = ()
 
     @property
     def code(self) -> str:
@@ -71,6 +74,13 @@ class Adapter:
     def explain(self, summary: Any, wanted: str) -> list[str]:
         """``xlcircuit explain``: a player's points, result by result, up to his total (French)."""
         raise NotImplementedError
+
+    @property
+    def tracked(self) -> Tracked:
+        """What the journal and ``xlcircuit diff`` compare (its result lines and its standings)."""
+        if self.steps.journal is None:
+            raise XlcircuitError(f"« {self.title} » ne compare pas deux remplissages.")
+        return self.steps.journal.tracked
 
     def honours(self, summary: Any) -> Honours:
         """The season's line of the palmarès: its name, its podium, the federation's other titles."""

@@ -20,6 +20,7 @@ from typing import Any
 from ..rules.text import clean
 from ..xlsx import Book, Unsupported, table_values
 from .read import bounds, cells_in, find_table, inputs_digest
+from .register import located
 from .spec import Column, Output, TableSpec
 from .wording import count, decimal_comma
 
@@ -305,7 +306,7 @@ def journal_output(book: Book, journal: Journal, summary: Any, published: Sequen
     rows: list[list[object]] = [[when, digest, FILLED, None, head]]
     rows += [[when, digest, RESULTS, group, text] for group, text in changes.results]
     rows += [[when, digest, STANDINGS, player, text] for player, text in changes.moves]
-    rows += [[when, digest, WARNING, None, warning] for warning in warnings]
+    rows += [[when, digest, WARNING, None, warning] for warning in located(warnings, book.path.name)]
     return Output(JOURNAL, JOURNAL.columns, kept + rows, title)
 
 
