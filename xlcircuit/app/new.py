@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..federations import ADAPTERS, adapter_of
 from ..rules.errors import WorkbookProblems, XlcircuitError
-from ..workbook.register import quoted
+from ..workbook.register import located, quoted
 from ..xlsx import Book, save_atomic
 from .outcome import Outcome, Progress, quiet
 
@@ -48,6 +48,6 @@ def new(federation: str | None, target: Path, force: bool = False, previous: Pat
     progress("écriture")
     wb, carried = adapter.next_workbook(book, summary)
     save_atomic(wb, target)
-    return Outcome([f"Classeur créé : {target}, saison suivante de {previous.name}.", *carried,
+    return Outcome([f"Classeur créé : {target}, saison suivante de {previous.name}.", *located(carried, str(target)),
                     f"Vérifiez-le (xlcircuit check {quoted(str(target))}), remplissez {tables}, puis lancez : "
                     f"xlcircuit fill {quoted(str(target))}"], result=target)

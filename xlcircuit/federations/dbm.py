@@ -33,7 +33,7 @@ from ..workbook.sheets import (
     tournament_name,
 )
 from ..workbook.spec import Column, Output, Problems, Record, TableSpec
-from ..workbook.wording import count, decimal_comma, find_player, nth, season_years, summed, title, top_lines, when
+from ..workbook.wording import count, decimal_comma, find_player, nth, of, season_years, summed, title, top_lines, when
 from ..workbook.write import type_rows
 from ..xlsx import Book, Owned
 from . import federation
@@ -687,7 +687,7 @@ def _threshold(value: float | None, player: str | None, letter: str, summary: Su
         return Parameter(name, None, f"aucun joueur actif ({letter}) en fin de saison{season} : vide, aucun passage "
                                      f"en ({letter}) en cours de saison")
     place = next(r.place for r in summary.report.tableau1 if r.record.player == player)
-    return Parameter(name, value, f"moyenne finale de {player}, dernier joueur actif ({letter}) en fin de saison"
+    return Parameter(name, value, f"moyenne finale {of(player)}, dernier joueur actif ({letter}) en fin de saison"
                                   f"{season} ({_nth(place)} du tableau 1) : {_decimal(value)}", TWO)
 
 

@@ -28,7 +28,7 @@ from ..workbook.journal import Journal, Tracked
 from ..workbook.layout import PAPER_A4, TITLE_ROWS, style_table
 from ..workbook.procedure import Steps
 from ..workbook.read import find_table, read_table, table_bounds
-from ..workbook.register import Register, duplicate_warnings, players_table, read_register
+from ..workbook.register import WORKBOOK, Register, duplicate_warnings, players_table, read_register
 from ..workbook.seasons import Carry, Honours, Parameter, add_season_sheets, register_rows
 from ..workbook.sheets import (
     CLUB_COLOUR,
@@ -872,7 +872,8 @@ def carry(summary: Summary, register: Register) -> Carry:
              f"{plural(divisions, 'division')} ; {plural(len(left), 'parti', 'partis')} (forfait ou retrait : statut "
              f"« parti ») ; {plural(len(waiting), 'joueur')} en attente d'une place (nouveau ou retour).",
              "Elo : celui du début de la saison qui s'achève, reporté : tapez celui de Boîte à Jeux au début de la "
-             "nouvelle saison (il départage, 4e critère)."]
+             "nouvelle saison (il départage, 4e critère).",
+             f"Calendrier : xlcircuit schedule {WORKBOOK} tire les matchs de chaque groupe."]
     return Carry([Parameter("Saison", seasons.next_name(summary.season)), Parameter("Graine", None)], players, notes)
 
 

@@ -320,13 +320,22 @@ def start_of(rating: object, games: object) -> Start:
         rating = START
     if not (isinstance(rating, (int, float)) and not isinstance(rating, bool) and float(rating).is_integer()
             and FLOOR <= rating <= MAX_RATING):
-        raise InvalidInput(f"Elo attendu : un entier de {FLOOR} (le plancher) à {MAX_RATING} ; trouvé {rating}")
+        raise InvalidInput(f"Elo attendu : un entier de {FLOOR} (le plancher) à {MAX_RATING} ; trouvé "
+                           f"{_typed(rating)}")
     if games is None:
         games = 0
     if not (isinstance(games, (int, float)) and not isinstance(games, bool) and float(games).is_integer()
             and 0 <= games <= MAX_GAMES):
-        raise InvalidInput(f"nombre de parties déjà jouées attendu : un entier de 0 à {MAX_GAMES} ; trouvé {games}")
+        raise InvalidInput(f"nombre de parties déjà jouées attendu : un entier de 0 à {MAX_GAMES} ; trouvé "
+                           f"{_typed(games)}")
     return Start(int(rating), int(games))
+
+
+def _typed(value: object) -> str:
+    """A number as a message quotes it: ``50``, not ``50.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"« {value} »" if isinstance(value, str) else str(value)
 
 
 def run_history(games: Iterable[Game], lowest_wins: bool = True,

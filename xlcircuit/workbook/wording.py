@@ -21,6 +21,11 @@ def count(n: int, singular: str, plural: str | None = None) -> str:
 
 
 
+def of(name: str) -> str:
+    """« de » before a name, elided before a vowel as French writes it: « de Yves », « d'Ana », « d'Éric »."""
+    return f"d'{name}" if fold(name[:1]) in tuple("aeiouy") and name[:1] else f"de {name}"
+
+
 def season_years(dates: Iterable[dt.date | None]) -> str:
     """The years the dates span: ``2025``, ``2025-2026``, or '' without a date."""
     years = sorted({date.year for date in dates if date})
