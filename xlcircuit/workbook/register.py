@@ -181,19 +181,9 @@ def _entries(typed: list[tuple[str, str | None, tuple[str, ...], Record]], probl
     entries: list[Entry] = []
     taken: dict[str, Entry] = {}  # folded alias or identifier -> the player it designates
     for i, (name, identifier, aliases, record) in enumerate(typed):
-        same = by_key[fold(name)]
-        shown = name
-        if len(same) > 1 and all(typed[j][1] is None for j in same):  # one player typed twice: his first line
-            if i != same[0]:
-                problems.at(record, "Joueur", _second_line(name, typed[same[0]]))
-                continue
-        elif len(same) > 1:  # homonyms, told apart by their identifiers
-            earlier = [typed[j] for j in same if j < i]
-            if identifier is None or any(other[1] is not None and fold(other[1]) == fold(identifier)
-                                         for other in earlier):
-                problems.at(record, "Joueur", _homonym(name, typed[same[0] if same[0] != i else same[1]]))
-                continue
-            shown = f"{name} ({identifier})"
+        shown = _shown_name(i, typed, by_key[fold(name)], problems)
+        if shown is None:
+            continue
         entry = Entry(shown, name, identifier, aliases, record)
         mark = problems.mark()
         spellings = [(identifier, IDENTIFIER)] * (identifier is not None) + [(a, ALIAS) for a in aliases]
@@ -216,6 +206,26 @@ def _entries(typed: list[tuple[str, str | None, tuple[str, ...], Record]], probl
                 problems.at(entry.record, ALIAS, f"alias « {alias} » : c'est le nom de {owner.name} "
                                                  f"({owner.cell}) ; un alias désigne un seul joueur")
     return entries
+
+
+def _shown_name(i: int, typed: list[tuple[str, str | None, tuple[str, ...], Record]], same: list[int],
+                problems: Problems) -> str | None:
+    """The register's name of line ``i`` (``same``: the lines of its name but for case, accents and spaces): as
+    typed, or « name (identifier) » for one of two homonyms; None, and a problem, for a player's second line
+    or a homonym without an identifier of his own."""
+    name, identifier, _, record = typed[i]
+    if len(same) < 2:
+        return name
+    if all(typed[j][1] is None for j in same):  # one player typed twice: his first line is him
+        if i == same[0]:
+            return name
+        problems.at(record, "Joueur", _second_line(name, typed[same[0]]))
+        return None
+    earlier = [typed[j] for j in same if j < i]
+    if identifier is None or any(other[1] is not None and fold(other[1]) == fold(identifier) for other in earlier):
+        problems.at(record, "Joueur", _homonym(name, typed[same[0] if same[0] != i else same[1]]))
+        return None
+    return f"{name} ({identifier})"
 
 
 def _second_line(name: str, first: tuple[str, str | None, tuple[str, ...], Record]) -> str:
