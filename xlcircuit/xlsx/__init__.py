@@ -5,8 +5,12 @@ the package as it is.
 What the rings outside use is imported from here; the modules behind it are the engine's own business.
 """
 
-from .book import CONDITIONAL_FORMAT_EXTENSIONS, Book, mark_federation, paused_gc, save_atomic
-from .package import Owned, Unsupported, table_values
+from .book import Book, mark_federation, paused_gc
+from .cells import table_values
+from .files import save_atomic
+from .ooxml import Unsupported
+from .plan import Owned
+from .unkept import CONDITIONAL_FORMAT_EXTENSIONS
 
 __all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "Unsupported", "mark_federation", "paused_gc",
            "save_atomic", "table_values"]
