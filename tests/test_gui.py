@@ -282,7 +282,7 @@ def test_the_window_works_on_next_seasons_workbook_once_written(window, tmp_path
     run_action(window, window.season_buttons["next"])
     text = window.messages.get("1.0", "end")
     assert f"Classeur créé : {target}, saison suivante de {previous.name}." in text
-    assert "seuil_S : moyenne finale de Yves Bernard" in text
+    assert "seuil_S : moyenne finale d'Yves Bernard, dernier joueur actif (S)" in text
     assert window.path.get() == str(target) and window.result == target
     run_action(window, window.buttons["check"])
     assert "2026-2027.xlsx est correct" in window.messages.get("1.0", "end")

@@ -17,6 +17,11 @@ from xlcircuit.rules.text import fold
 CODES = list(ADAPTERS)
 
 
+def of(name: str) -> str:
+    """« de Nicolas », « d'Yves »: French elides « de » before a vowel."""
+    return f"d'{name}" if fold(name[0]) in "aeiouy" else f"de {name}"
+
+
 def filled(code: str, folder: Path) -> Path:
     path = example(ADAPTERS[code], folder)
     assert main(["fill", str(path)]) == 0
@@ -101,9 +106,9 @@ def test_dbm_carries_the_end_of_season_classes_and_the_thresholds_with_their_pla
     assert parameters["seuil_S"]["Valeur"] == pytest.approx(means[last_s["Joueur"]])
     assert f"{parameters['seuil_S']['Valeur']:.2f}" == "70.22"  # the issue's figure for this example
     assert parameters["seuil_O"]["Valeur"] == pytest.approx(means[last_o["Joueur"]])
-    assert parameters["seuil_S"]["Commentaire"] == (f"moyenne finale de {last_s['Joueur']}, dernier joueur actif (S) "
+    assert parameters["seuil_S"]["Commentaire"] == (f"moyenne finale {of(last_s['Joueur'])}, dernier joueur actif (S) "
                                                     "en fin de saison 2025-2026 (19e du tableau 1) : 70,22")
-    assert parameters["seuil_O"]["Commentaire"].startswith(f"moyenne finale de {last_o['Joueur']}, dernier joueur "
+    assert parameters["seuil_O"]["Commentaire"].startswith(f"moyenne finale {of(last_o['Joueur'])}, dernier joueur "
                                                            "actif (O) en fin de saison 2025-2026 (38e du tableau 1)")
     ws = openpyxl.load_workbook(target)["Saison"]
     assert [c.number_format for c in ws["B"] if isinstance(c.value, float)] == ["0.00", "0.00"]
@@ -129,7 +134,7 @@ def test_dbm_without_an_active_s_leaves_seuil_s_blank_and_says_why(tmp_path, cap
     # Two active players: 10 % → 0 X, 25 % of 2 = 0.5 → 1 (S), 50 % → 1: Ana is S, nobody is O.
     assert parameters["Saison"]["Valeur"] == "2026"
     assert parameters["seuil_S"]["Valeur"] is not None
-    assert parameters["seuil_S"]["Commentaire"].startswith("moyenne finale de Ana, dernier joueur actif (S)")
+    assert parameters["seuil_S"]["Commentaire"].startswith("moyenne finale d'Ana, dernier joueur actif (S)")
     assert parameters["seuil_O"]["Valeur"] is None
     assert parameters["seuil_O"]["Commentaire"] == ("aucun joueur actif (O) en fin de saison 2025 : vide, aucun "
                                                     "passage en (O) en cours de saison")
