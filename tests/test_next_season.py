@@ -252,3 +252,19 @@ def test_new_help_documents_depuis_in_french(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "--depuis PRÉCÉDENT le classeur de la saison précédente" in text
     assert fold("TORRES : divisions et groupes") in fold(text)
+
+
+def test_a_season_the_palmares_already_has_is_kept_as_the_organiser_typed_it(tmp_path, capsys):
+    path = example(ADAPTERS["tdf"], tmp_path)
+    from xlcircuit.federations import tdf as tdf_book
+    from xlcircuit.workbook.seasons import PALMARES
+    from xlcircuit.workbook.write import type_rows
+
+    wb = openpyxl.load_workbook(path)
+    type_rows(wb, PALMARES, [("2024-2025", "Christophe", None, None, None),
+                             ("2025-2026", "Malcolm", "Camille Roux", None, "tapé à la main")])
+    wb.save(path)
+    target, out = next_season(tdf_book.FEDERATION, path, capsys)
+    assert out[1].endswith("palmarès de 2 saisons (« 2025-2026 » y figurait déjà, gardée telle quelle).")
+    assert [(r["Saison"], r["Champion"], r["Titres"]) for r in rows(target, "Palmarès", "Palmares")] == [
+        ("2024-2025", "Christophe", None), ("2025-2026", "Malcolm", "tapé à la main")]
