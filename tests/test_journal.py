@@ -240,3 +240,29 @@ def test_a_journal_entry_is_written_by_the_surgical_fill(season):
     assert book.surgical
     book.save()
     assert any(r["Objet"] == "Tournoi de Lyon" for r in journal(season))
+
+
+def test_the_compared_columns_are_read_alone_and_the_same_as_the_whole_table(season, tmp_path):
+    """The journal reads only the columns it compares, by a pattern that skips the others; a cell written
+    another way (attributes in another order, as another program may) makes it read the whole table."""
+    import zipfile
+
+    from xlcircuit.xlsx import table_values
+
+    headers = ["Tournoi", "Joueur", "Place", "Statut"]
+    whole = table_values(season, "Points")
+    assert whole is not None and whole[0][:5] == ["Tournoi", "Date", "Joueur", "Place", "Statut"]
+    picked = [[row[i] for i in (0, 2, 3, 4)] for row in whole]
+    some = table_values(season, "Points", headers)
+    assert [[row[i] for i in (0, 2, 3, 4)] for row in some] == picked
+    assert all(row[1] is None for row in some[1:])  # the Date column is not read
+    # The same sheet, one cell of the Joueur column written with its attributes in another order.
+    other = tmp_path / "autre.xlsx"
+    with zipfile.ZipFile(season) as source, zipfile.ZipFile(other, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            if b"<c r=\"C5\"" in data and info.filename.startswith("xl/worksheets/"):
+                data = re.sub(rb'<c r="C5"( s="\d+")? t="inlineStr">', rb'<c t="inlineStr"\1 r="C5">', data, count=1)
+                assert b'<c t="inlineStr"' in data
+            target.writestr(info, data)
+    assert [[row[i] for i in (0, 2, 3, 4)] for row in table_values(other, "Points", headers)] == picked

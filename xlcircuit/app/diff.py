@@ -17,8 +17,8 @@ from .outcome import Outcome, Progress, quiet
 SHEET = "Changements"
 
 
-def _published(book: Book, name: str, table: str) -> list[dict[str, object]]:
-    rows = previous_rows(book, table)
+def _published(book: Book, name: str, table: str, headers: tuple[str, ...]) -> list[dict[str, object]]:
+    rows = previous_rows(book, table, headers)
     if not rows:
         raise XlcircuitError(f"{book.path.name} n'a pas de table « {table} » remplie : remplissez-le d'abord "
                              f"(xlcircuit fill {quoted(name)}), puis relancez.")
@@ -37,8 +37,9 @@ def diff(old: Path, new: Path, output: Path | None = None, federation: str | Non
                              f"« {other.title} » : comparez deux remplissages d'une même saison.")
     tracked = adapter.tracked
     tables = [(book, path) for book, path in ((before, old), (after, new))]
-    lines_of = [_published(book, str(path), tracked.lines.name) for book, path in tables]
-    standings_of = [_published(book, str(path), tracked.standings.name) for book, path in tables]
+    lines_of = [_published(book, str(path), tracked.lines.name, tracked.line_headers) for book, path in tables]
+    standings_of = [_published(book, str(path), tracked.standings.name, tracked.standing_headers)
+                    for book, path in tables]
     changes = compare(tracked, lines_of[0], lines_of[1], standings_of[0], standings_of[1])
     lines = [f"{adapter.title} : ce qui a changé de {old.name} à {new.name}", "", *change_lines(changes)]
     if output is None:

@@ -52,6 +52,15 @@ class Tracked:
     rank: str
     total: str
 
+    @property
+    def line_headers(self) -> tuple[str, ...]:
+        """The columns of the result lines compared (the others are not read)."""
+        return (*self.group, *self.key, *self.result)
+
+    @property
+    def standing_headers(self) -> tuple[str, ...]:
+        return (self.player, self.rank, self.total)
+
 
 @dataclass
 class Changes:
@@ -68,19 +77,27 @@ class Changes:
 Row = dict[str, object]
 
 
-def rows_of(grid: Sequence[Sequence[object]] | None) -> list[Row] | None:
-    """A table read as a grid (header first) as rows by header, blank rows left out; None for no table."""
+def rows_of(grid: Sequence[Sequence[object]] | None, headers: Sequence[str] | None = None) -> list[Row] | None:
+    """A table read as a grid (header first) as rows by header (only ``headers`` when given), blank rows left out;
+    None for no table."""
     if grid is None:
         return None
     if not grid:
         return []
     header = [clean(str(h)) if h is not None else "" for h in grid[0]]
-    return [dict(zip(header, row)) for row in grid[1:] if any(v is not None and v != "" for v in row)]
+    kept = [i for i, h in enumerate(header) if headers is None or h in headers]
+    names = [header[i] for i in kept]
+    rows = []
+    for row in grid[1:]:
+        values = [row[i] if i < len(row) else None for i in kept]
+        if any(v is not None and v != "" for v in values):
+            rows.append(dict(zip(names, values)))
+    return rows
 
 
-def output_rows(output: Output) -> list[Row]:
-    """A published table about to be written, as rows by header."""
-    return rows_of([[c.header for c in output.columns], *output.rows]) or []
+def output_rows(output: Output, headers: Sequence[str] | None = None) -> list[Row]:
+    """A published table about to be written, as rows by header (only ``headers`` when given)."""
+    return rows_of([[c.header for c in output.columns], *output.rows], headers) or []
 
 
 def _norm(value: object) -> object:
@@ -236,11 +253,12 @@ def change_lines(changes: Changes) -> list[str]:
 # --- the Journal table ----------------------------------------------------------------------------------------
 
 
-def previous_rows(book: Book, name: str) -> list[Row] | None:
-    """The rows a table of ``book`` holds on disk, before the fill rewrites it (None: no such table). Read from
-    the file (a surgical fill has not loaded them), else from openpyxl's model of the whole workbook."""
+def previous_rows(book: Book, name: str, headers: Sequence[str] | None = None) -> list[Row] | None:
+    """The rows a table of ``book`` holds on disk, before the fill rewrites it (None: no such table), ``headers``
+    only when given. Read from the file (a surgical fill has not loaded them), else from openpyxl's model of the
+    whole workbook."""
     try:
-        return rows_of(table_values(book.path, name))
+        return rows_of(table_values(book.path, name, headers), headers)
     except (Unsupported, KeyError, ValueError, IndexError, StopIteration, OSError, SyntaxError):
         pass  # ParseError is a SyntaxError
     if book.surgical:
@@ -255,7 +273,7 @@ def previous_rows(book: Book, name: str) -> list[Row] | None:
     grid = [[None] * (area[2] - area[0] + 1) for _ in range(area[3] - area[1] + 1)]
     for cell in cells_in(ws, area):
         grid[cell.row - area[1]][cell.column - area[0]] = book.value(cell)
-    return rows_of(grid)
+    return rows_of(grid, headers)
 
 
 @dataclass(frozen=True)
@@ -289,10 +307,13 @@ def journal_output(book: Book, journal: Journal, summary: Any, published: Sequen
         return Output(JOURNAL, JOURNAL.columns, kept, title)
     when = (now or dt.datetime.now()).replace(second=0, microsecond=0)
     tracked = journal.tracked
-    new = {output.spec.name: output_rows(output) for output in published}
+    new = {output.spec.name: output for output in published}
+    lines, standings = new.get(tracked.lines.name), new.get(tracked.standings.name)
     try:
-        changes = compare(tracked, previous_rows(book, tracked.lines.name), new.get(tracked.lines.name, []),
-                          previous_rows(book, tracked.standings.name), new.get(tracked.standings.name, []))
+        changes = compare(tracked, previous_rows(book, tracked.lines.name, tracked.line_headers),
+                          output_rows(lines, tracked.line_headers) if lines else [],
+                          previous_rows(book, tracked.standings.name, tracked.standing_headers),
+                          output_rows(standings, tracked.standing_headers) if standings else [])
         unread = False
     except Unsupported:
         changes, unread = Changes(), True

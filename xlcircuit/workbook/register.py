@@ -88,6 +88,7 @@ class Register:
         self.by_name: dict[str, Entry] = {e.name: e for e in self.entries}
         self._exact: dict[str, list[Entry]] = defaultdict(list)
         self._folded: dict[str, list[Entry]] = defaultdict(list)
+        self._found: dict[str, list[Entry]] = {}  # typed -> the players it designates, once looked up
         for entry in self.entries:
             spellings = {entry.name, entry.typed, *entry.aliases}
             if entry.identifier is not None:
@@ -106,8 +107,13 @@ class Register:
     def find(self, typed: str) -> list[Entry]:
         """The registered players ``typed`` designates: by name, alias or identifier, else the same but for
         case, accents and spaces; none when nobody registered it, several when it is ambiguous."""
-        found = self._exact.get(typed) or self._folded.get(fold(typed), [])
-        return list({id(e): e for e in found}.values())
+        if not self._exact:  # no register: a season's thousands of result lines cost nothing
+            return []
+        found = self._found.get(typed)
+        if found is None:
+            match = self._exact.get(typed) or self._folded.get(fold(typed), [])
+            found = self._found[typed] = list({id(e): e for e in match}.values())
+        return found
 
     def name(self, typed: str) -> str:
         """The register's name for ``typed`` when it designates one player, else ``typed`` itself."""
