@@ -138,3 +138,43 @@ def test_run_turns_deliberate_errors_into_one_sentence_and_lets_bugs_through():
 
     with pytest.raises(ZeroDivisionError):
         run(bug)
+
+
+def test_new_from_last_season_says_what_it_carried_over(demo_path, tmp_path):
+    fill(demo_path)
+    target = tmp_path / "2026-2027.xlsx"
+    outcome = new(None, target, previous=demo_path)  # the federation: the previous workbook's
+    assert outcome.status == 0 and outcome.result == target
+    assert outcome.lines == [
+        f"Classeur créé : {target}, saison suivante de saison.xlsx.",
+        "Repris : 84 joueurs dans « Joueurs » (club, identifiant, alias) ; palmarès de 1 saison, « 2025-2026 » "
+        "ajoutée (Malcolm, Camille Roux, Julien Morel).",
+        f"Vérifiez-le (xlcircuit check {target}), remplissez les tables « Tournois » et « Résultats », puis lancez : "
+        f"xlcircuit fill {target}"]
+    assert check(target).status == 0
+
+
+def test_fusion_writes_the_alias_and_nothing_else(demo_path):
+    from xlcircuit.app.fusion import fusion
+
+    outcome = fusion(demo_path, "Malcolm", "MALCOLM X")
+    assert outcome.status == 0 and outcome.result == demo_path
+    assert outcome.lines[0].startswith("« MALCOLM X » est maintenant un alias de « Malcolm » (Joueurs!")
+    assert outcome.lines[1] == f"Relancez le remplissage : xlcircuit fill {demo_path}"
+    again = fusion(demo_path, "Malcolm", "malcolm x")
+    assert again.lines[0].startswith("« malcolm x » désigne déjà « Malcolm »")
+
+
+def test_diff_gives_the_changes_as_lines(demo_path, tmp_path):
+    import shutil
+
+    from xlcircuit.app.diff import diff
+
+    fill(demo_path)
+    before = tmp_path / "avant.xlsx"
+    shutil.copy(demo_path, before)
+    outcome = diff(before, demo_path)
+    assert outcome.lines == ["Tour de France de Diplomatie : ce qui a changé de avant.xlsx à saison.xlsx", "",
+                             "Aucun résultat ni classement n'a changé."]
+    refused = run(lambda: diff(tmp_path / "absent.xlsx", demo_path))
+    assert refused.status == 1 and refused.error

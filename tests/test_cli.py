@@ -199,7 +199,7 @@ def every_parser():
 
 def test_every_help_is_french():
     parsers = every_parser()
-    assert len(parsers) == 13  # xlcircuit, 8 commands, excel's 4
+    assert len(parsers) == 15  # xlcircuit, 10 commands, excel's 4
     for words, parser in parsers:
         text = parser.format_help()
         assert text.startswith("utilisation : xlcircuit"), words

@@ -519,8 +519,8 @@ def test_the_workbook_guide_states_the_source_values():
     from xlcircuit.federations.elo import GUIDE
 
     text = " ".join(GUIDE)
-    assert "Tout le monde commence à 1000." in text
-    assert "K vaut 48 pour les parties 1 à 5, 28 jusqu'à la 30e, puis 16." in text
+    assert "Tout le monde commence à 1000 (ou à l'Elo de la table Joueurs)." in text
+    assert "K vaut 48 pour les parties 1 à 5, 28 jusqu'à la 30e, puis 16 (parties déjà jouées comprises)." in text
     assert "aucune note ne descend sous 100. Paliers : Bronze, Argent (900), Or (1050), Platine (1200), " \
            "Diamant (1350), Maître (1500), annoncés après les cinq parties de placement." in text
     assert "De 2 à 8 joueurs par partie" in text

@@ -306,3 +306,108 @@ def test_the_command_line_and_the_window_say_the_same_for_the_same_workbook(wind
     assert cli_warnings and any("cellules à vous" in w for w in cli_warnings), printed.err
     assert window_warnings == cli_warnings
     assert printed.out.splitlines()[1:] == text.splitlines()[1:len(printed.out.splitlines())]
+
+# --- season after season: next season, two names merged, what changed --------------------------------------
+
+
+def test_next_season_from_the_window_writes_it_and_chooses_it(display, tmp_path):
+    """Alt+S on last season's workbook: the save dialog proposes the season a year on; Enter writes it, and the
+    window works on it from then on (Vérifier accepts it)."""
+    from conftest import filled_example
+
+    from xlcircuit.federations import ADAPTERS
+
+    filled = filled_example(ADAPTERS["tdf"], tmp_path)
+    previous = filled.rename(tmp_path / "2025-2026.xlsx")
+    window = subprocess.Popen([sys.executable, "-m", "xlcircuit.gui", str(previous)], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    target = tmp_path / "2026-2027.xlsx"
+    try:
+        main = xdotool("search", "--sync", "--name", "^xlcircuit$").splitlines()[0]
+        xdotool("windowfocus", "--sync", main)
+        xdotool("key", "alt+s")  # « Saison suivante… »
+        dialog = xdotool("search", "--sync", "--name", "^Enregistrer la saison suivante sous$").splitlines()[0]
+        xdotool("windowfocus", "--sync", dialog)
+        xdotool("key", "Return")  # the name it proposes
+        wait_for(lambda: target.exists(), "next season's workbook")
+        wb = wait_for(lambda: _loaded(target), "next season's workbook, written")
+        assert [row[1] for row in wb["Saison"].iter_rows(min_row=4, max_row=4, values_only=True)] == ["2026-2027"]
+        assert next(r for r in wb["Palmarès"].iter_rows(min_row=2, values_only=True) if r[0])[:2] == (
+            "2025-2026", "Malcolm")
+        assert window.poll() is None
+    finally:
+        window.terminate()
+        _, err = window.communicate(timeout=10)
+    assert "Traceback" not in err, err
+
+
+def test_the_window_works_on_next_seasons_workbook_once_written(window, tmp_path, monkeypatch):
+    from conftest import filled_example
+
+    from xlcircuit.federations import ADAPTERS
+
+    previous = filled_example(ADAPTERS["dbm"], tmp_path)
+    target = tmp_path / "2026-2027.xlsx"
+    monkeypatch.setattr("tkinter.filedialog.asksaveasfilename", lambda **kw: str(target))
+    window.path.set(str(previous))
+    run_action(window, window.season_buttons["next"])
+    text = window.messages.get("1.0", "end")
+    assert f"Classeur créé : {target}, saison suivante de {previous.name}." in text
+    assert "seuil_S : moyenne finale d'Yves Bernard, dernier joueur actif (S)" in text
+    assert window.path.get() == str(target) and window.result == target
+    run_action(window, window.buttons["check"])
+    assert "2026-2027.xlsx est correct" in window.messages.get("1.0", "end")
+
+
+def _loaded(path: Path):
+    try:
+        return openpyxl.load_workbook(path)
+    except Exception:  # still being written
+        return None
+
+
+def test_two_names_are_merged_from_the_window(window, tmp_path):
+    path = write_season(tmp_path / "f.xlsx", [("Open", None, "normal", None), ("Coupe", None, "normal", None)],
+                        [("Open", "Jean Muller", 1, None, None), ("Open", "Ana", 2, None, None),
+                         ("Coupe", "MULLER Jean", 1, None, None), ("Coupe", "Ana", 2, None, None)])
+    window.path.set(str(path))
+    click(window, window.season_buttons["fusion"])
+    wait_for(lambda: getattr(window, "fusion_dialog", None), "the dialog", 30, pump=window.root.update)
+    dialog = window.fusion_dialog
+    entries = [w for w in dialog.winfo_children()[0].winfo_children() if w.winfo_class() == "TEntry"]
+    for entry, text in zip(entries, ("Jean Muller", "MULLER Jean")):
+        click(window, entry)
+        xdotool("type", "--delay", "5", text)
+    window.root.update()
+    assert [v.get() for v in window.fusion_names] == ["Jean Muller", "MULLER Jean"]
+    click(window, window.fusion_button)
+    wait_for(lambda: window.busy, "the merge to start", 30, pump=window.root.update)
+    wait_for(lambda: not window.busy, "the merge to end", 90, pump=window.root.update)
+    text = window.messages.get("1.0", "end")
+    assert "« MULLER Jean » ajouté à la table Joueurs" not in text
+    assert "« Jean Muller » ajouté à la table Joueurs, avec l'alias « MULLER Jean »" in text
+    joueurs = table_dicts(openpyxl.load_workbook(path)["Joueurs"], "Joueurs")
+    assert [(r["Joueur"], r["Alias"]) for r in joueurs] == [("Jean Muller", "MULLER Jean")]
+    run_action(window, window.buttons["fill"])
+    assert table_dicts(openpyxl.load_workbook(path)["Classement"], "Classement")[0]["Tournois classés"] == 2
+
+
+def test_what_changed_since_a_published_workbook_from_the_window(window, demo_path, tmp_path, monkeypatch):
+    from xlcircuit.cli import main as cli
+
+    assert cli(["fill", str(demo_path)]) == 0
+    published = tmp_path / "publié.xlsx"
+    shutil.copy(demo_path, published)
+    wb = openpyxl.load_workbook(demo_path)
+    wb["Résultats"].append(["Tournoi de Lyon", "Jean Nouveau", 13, None, None])
+    wb.save(demo_path)
+    assert cli(["fill", str(demo_path)]) == 0
+    asked = []
+    monkeypatch.setattr("tkinter.filedialog.askopenfilename", lambda **kw: asked.append(kw) or str(published))
+    window.path.set(str(demo_path))
+    run_action(window, window.season_buttons["diff"])
+    assert asked and asked[0]["title"] == "Choisir le classeur d'avant"
+    text = window.messages.get("1.0", "end")
+    assert "Tour de France de Diplomatie : ce qui a changé de publié.xlsx à saison.xlsx" in text
+    assert "  Tournoi de Lyon : 1 ajouté : Jean Nouveau (place 13, statut classé)" in text
+    assert "Jean Nouveau : entre au classement : sans rang, total 100,0" in text

@@ -570,7 +570,8 @@ def test_a_joueurs_entry_matching_no_result_is_warned_with_its_cell(tmp_path):
     path = save_atomic(wb, tmp_path / "clubs.xlsx")
     summary = tdf_book.compute(Book(path))
     assert ("Joueurs!A2 : « Alise Martin », de la table « Joueurs », n'a aucun résultat ; faute de frappe pour "
-            "« Alice Martin » ? (il ne figure donc dans aucun classeur de club).") in summary.warnings
+            "« Alice Martin » ? (il ne figure donc dans aucun classeur de club). Si c'est la même personne : "
+            'xlcircuit fusion CLASSEUR.xlsx "Alise Martin" "Alice Martin"') in summary.warnings
 
 
 def test_share_by_club_lists_the_players_without_a_club(tmp_path, capsys):

@@ -56,10 +56,11 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     path = save_atomic(cdf_book.new_workbook(), tmp_path / "neuf.xlsx")
     wb = openpyxl.load_workbook(path)
     assert wb.sheetnames == ["Tournoi", "Joueurs", "Parties", "Votes", "Préférés", "Scores", "Qualification",
-                             "Table finale", "Classement", "Équipes", "Trophées", "Meilleurs pays"]
+                             "Table finale", "Classement", "Équipes", "Trophées", "Meilleurs pays", "Palmarès", "Journal"]
     assert table_rows(wb["Tournoi"], "Parametres")[1:] == [["Championnat", None], ["Table finale", "oui"],
                                                            ["Tables incomplètes", "non"]]
-    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Équipe", "Naissance", "Étranger", "Bonus"]
+    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Équipe", "Naissance", "Étranger", "Bonus",
+                                                       "Identifiant", "Alias"]
     assert table_rows(wb["Parties"], "Parties")[0] == ["Ronde", "Table", "Joueur", "Pays", "Centres", "Éliminé après",
                                                        "Années jouées", "Ordre de choix"]
     assert table_rows(wb["Votes"], "Votes")[0] == ["Ronde", "Table", "Votant", "Catégorie", "Premier", "Second",
@@ -262,7 +263,7 @@ POWERS = ("Autriche", "Angleterre", "France", "Allemagne", "Italie", "Russie", "
 #: Gus eliminated after 5 years), two ballots, two favourite votes; Ana's Joueurs line has every column.
 SMALL = {
     cdf_book.JOUEURS: [(name, "Club", "Les As" if i < 2 else None, dt.date(1990, 1, 1 + i), "oui" if i == 0 else None,
-                        5 if i == 0 else None) for i, name in enumerate(SEVEN)],
+                        5 if i == 0 else None, f"id{i}", None) for i, name in enumerate(SEVEN)],
     cdf_book.PARTIES: [(r, 1, name, POWERS[(i + r) % 7], centres, 5 if centres == 0 else None, 7 if i == 0 else None,
                         None) for r in (1, 2) for i, (name, centres) in enumerate(zip(SEVEN, (9, 8, 7, 5, 3, 2, 0)))],
     cdf_book.VOTES: [(1, 1, "Ana", "meilleur diplomate", "Bob", "Cid", "3+1"),
@@ -276,7 +277,8 @@ REQUIRED = {("Joueurs", "Joueur"), ("Parties", "Ronde"), ("Parties", "Table"), (
             ("Parties", "Pays"), ("Parties", "Centres"), ("Parties", "Éliminé après")} | {
     (spec.sheet, c.header) for spec in (cdf_book.VOTES, cdf_book.PREFERES) for c in spec.columns}
 #: Free text (names, tables, clubs, teams): any text is a name; elsewhere « zzz » is refused at its cell.
-FREE = {("Joueurs", "Joueur"), ("Joueurs", "Club"), ("Joueurs", "Équipe"), ("Parties", "Table"), ("Parties", "Joueur"),
+FREE = {("Joueurs", "Joueur"), ("Joueurs", "Club"), ("Joueurs", "Équipe"), ("Joueurs", "Identifiant"), ("Joueurs", "Alias"),
+        ("Parties", "Table"), ("Parties", "Joueur"),
         ("Votes", "Table"), ("Votes", "Votant"), ("Votes", "Premier"), ("Votes", "Second"), ("Préférés", "Votant"),
         ("Préférés", "Joueur préféré")}
 GARBAGE = (None, "zzz", -1, 2.5, 99, dt.date(2020, 1, 1))

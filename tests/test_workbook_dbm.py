@@ -64,10 +64,11 @@ def example(tmp_path_factory):
 def test_new_workbook_has_the_tables_in_french(tmp_path):
     wb = openpyxl.load_workbook(save_atomic(dbm_book.new_workbook(), tmp_path / "neuf.xlsx"))
     assert wb.sheetnames == ["Saison", "Joueurs", "Tournois", "Résultats", "Valeurs", "Points", "Tableau 1",
-                             "Tableau 2", "Équipes", "Classes"]
-    assert table_rows(wb["Saison"], "Parametres") == [["Paramètre", "Valeur"], ["Saison", None], ["seuil_S", None],
-                                                      ["seuil_O", None]]
-    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Classe"]
+                             "Tableau 2", "Équipes", "Classes", "Palmarès", "Journal"]
+    assert [row[:2] for row in table_rows(wb["Saison"], "Parametres")] == [
+        ["Paramètre", "Valeur"], ["Saison", None], ["seuil_S", None], ["seuil_O", None]]
+    assert table_rows(wb["Saison"], "Parametres")[0][2] == "Commentaire"
+    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Classe", "Identifiant", "Alias"]
     assert table_rows(wb["Tournois"], "Tournois")[0] == ["Tournoi", "Date", "Rondes", "Doubles", "Étranger"]
     assert table_rows(wb["Résultats"], "Resultats")[0] == ["Tournoi", "Joueur", "Équipier", "Place", "Arbitre"]
     assert table_rows(wb["Valeurs"], "Valeurs")[0][4:11] == ["NRJ", "NJT", "BJR", "SVB", "MVB", "CMM", "VFT"]
@@ -289,7 +290,7 @@ def test_every_problem_is_reported_with_its_cell_and_nothing_is_written(tmp_path
     found = [(p.sheet, p.cell, p.column) for p in caught.value.problems]
     assert found == [
         ("Saison", "B5", "Valeur"),
-        ("Joueurs", "C2", "Classe"), ("Joueurs", "A3", "Joueur"),
+        ("Joueurs", "A3", "Joueur"), ("Joueurs", "C2", "Classe"),
         ("Tournois", "C2", "Rondes"), ("Tournois", "A3", "Tournoi"), ("Tournois", "B4", "Date"),
         ("Tournois", "D4", "Doubles"),
         ("Résultats", "D2", "Place"), ("Résultats", "A3", "Tournoi"), ("Résultats", "D4", "Place"),

@@ -57,9 +57,12 @@ def test_new_workbook_has_the_input_and_output_tables_in_french(tmp_path):
     path = tmp_path / "neuf.xlsx"
     save_atomic(tdf_book.new_workbook(), path)
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Saison", "Joueurs", "Tournois", "Résultats", "Points", "Classement", "Courbes"]
+    assert wb.sheetnames == ["Saison", "Joueurs", "Tournois", "Résultats", "Points", "Classement", "Courbes", "Palmarès",
+                             "Journal"]
     assert table_rows(wb["Saison"], "Parametres") == [["Paramètre", "Valeur"], ["Saison", None]]
-    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club"]
+    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Identifiant", "Alias"]
+    assert table_rows(wb["Palmarès"], "Palmares")[0] == ["Saison", "Champion", "Deuxième", "Troisième", "Titres"]
+    assert table_rows(wb["Journal"], "Journal")[0] == ["Date", "Empreinte", "Rubrique", "Objet", "Détail"]
     assert table_rows(wb["Tournois"], "Tournois")[0] == ["Tournoi", "Date", "Type", "Interrompu"]
     assert table_rows(wb["Résultats"], "Resultats")[0] == ["Tournoi", "Joueur", "Place", "Rôle", "Points imposés"]
     assert table_rows(wb["Classement"], "Classement")[0] == ["Rang", "Joueur", "Tournois classés", "Total"]

@@ -54,17 +54,18 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     assert main(["new", "torres", str(path)]) == 0
     wb = openpyxl.load_workbook(path)
     assert wb.sheetnames == ["Saison", "Joueurs", "Matchs", "Classements", "Classement général", "Points",
-                             "Mouvements", "Saison suivante", "Calendrier"]
+                             "Mouvements", "Saison suivante", "Calendrier", "Palmarès", "Journal"]
     assert not wb["Classements"].tables  # the groups' tables come with the first fill
     assert table_rows(wb["Saison"], "Parametres") == [["Paramètre", "Valeur"], ["Saison", None], ["Graine", None]]
-    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Elo", "Division", "Groupe", "Statut", "Club"]
+    assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Elo", "Division", "Groupe", "Statut", "Club",
+                                                       "Identifiant", "Alias"]
     assert table_rows(wb["Matchs"], "Matchs")[0] == ["Division", "Groupe", "Match", "Joueur", "Points", "Retard"]
     assert table_rows(wb["Classement général"], "ClassementGeneral")[0] == [
         "Division", "Groupe", "Rang", "Joueur", "Statut", "Matchs", "Points de victoire", "Différence",
         "Points particuliers", "Elo", "Mouvement"]
     assert wb.custom_doc_props["xlcircuit"].value == "torres"
     lists = [dv.formula1 for dv in wb["Joueurs"].data_validations.dataValidation]
-    assert '"actif,forfait,retrait,nouveau,retour"' in lists
+    assert '"actif,forfait,retrait,nouveau,retour,parti"' in lists
 
 
 def test_the_particular_points_example_and_its_victory_points(filled):

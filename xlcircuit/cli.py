@@ -49,11 +49,12 @@ from typing import IO, Any, ClassVar, NoReturn
 from . import __version__
 from .app import Outcome, run, visible
 from .app.check import check as app_check
-from .app.common import typed
 from .app.demo import demo as app_demo
+from .app.diff import diff as app_diff
 from .app.explain import explain as app_explain
 from .app.explain import unwritable
 from .app.fill import fill as app_fill
+from .app.fusion import fusion as app_fusion
 from .app.new import new as app_new
 from .app.schedule import schedule as app_schedule
 from .app.share import share as app_share
@@ -61,6 +62,7 @@ from .excel import lite, reference, starter
 from .federations import ADAPTERS
 from .federations import federation as find_federation
 from .rules.errors import XlcircuitError
+from .workbook.wording import typed
 from .xlsx import save_atomic
 
 if _BEFORE_IMPORTS is not None:
@@ -184,7 +186,15 @@ def _path(text: str | None) -> Path | None:
 
 def cmd_new(args: argparse.Namespace) -> int:
     target = _workbook_name(args.file)
-    return show(run(lambda: app_new(args.federation, target, args.force)))
+    return show(run(lambda: app_new(args.federation, target, args.force, _path(args.previous))))
+
+
+def cmd_fusion(args: argparse.Namespace) -> int:
+    return show(run(lambda: app_fusion(Path(args.file), args.name, args.alias, args.federation, args.force)))
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    return show(run(lambda: app_diff(Path(args.old), Path(args.new), _path(args.output), args.federation)))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -442,6 +452,10 @@ def add_new(commands: Subcommands) -> None:
     new.add_argument("federation", metavar="FÉDÉRATION", type=federation_code, choices=list(ADAPTERS),
                      help=f"le code de la fédération : {', '.join(ADAPTERS)} (majuscules ou minuscules)")
     new.add_argument("file", metavar="FICHIER", help="le classeur à écrire (.xlsx ajouté s'il manque)")
+    new.add_argument("--depuis", dest="previous", metavar="PRÉCÉDENT",
+                     help="le classeur de la saison précédente : la nouvelle en reprend les joueurs (club, identifiant, "
+                          "alias), le palmarès, et ce que la fédération reporte (DBM : classes et seuils ; TORRES : "
+                          "divisions et groupes ; Elo : notes et parties jouées)")
     new.add_argument("--force", action="store_true", help="écraser le fichier s'il existe")
 
 
@@ -500,6 +514,28 @@ def add_schedule(commands: Subcommands) -> None:
     force_option(schedule)
 
 
+def add_fusion(commands: Subcommands) -> None:
+    fusion = command(commands, "fusion", cmd_fusion,
+                     "fait d'un nom une autre orthographe (un alias) d'un joueur de la table Joueurs ; ne modifie "
+                     "aucune ligne de résultat")
+    workbook_argument(fusion, "le classeur (.xlsx) de la saison")
+    fusion.add_argument("name", metavar="NOM", help="le nom à garder, celui de la table Joueurs (ou son identifiant)")
+    fusion.add_argument("alias", metavar="AUTRE_NOM", help="l'autre orthographe, qui comptera désormais pour NOM")
+    federation_option(fusion)
+    force_option(fusion)
+
+
+def add_diff(commands: Subcommands) -> None:
+    diff = command(commands, "diff", cmd_diff,
+                   "dit ce qui a changé entre deux classeurs remplis d'une saison : résultats ajoutés, modifiés ou "
+                   "retirés, et joueurs dont le rang ou le total a bougé")
+    diff.add_argument("old", metavar="ANCIEN", help="le classeur rempli d'avant (par exemple celui publié)")
+    diff.add_argument("new", metavar="NOUVEAU", help="le classeur rempli d'après")
+    diff.add_argument("-o", "--output", metavar="SORTIE",
+                      help="l'écrire dans ce fichier au lieu de l'afficher : .xlsx (une feuille), .pdf, ou texte")
+    federation_option(diff)
+
+
 def add_demo(commands: Subcommands) -> None:
     demo = command(commands, "demo", cmd_demo, "écrit et remplit l'exemple fourni de chaque fédération")
     demo.add_argument("dir", metavar="DOSSIER", nargs="?", default="demo",
@@ -544,7 +580,7 @@ _add_excel_commands = add_excel  # its former name
 
 #: The subcommands, in the order ``--help`` lists them: each adds itself to the subparsers.
 COMMANDS: list[Callable[[Subcommands], None]] = [
-    add_new, add_check, add_fill, add_share, add_explain, add_schedule, add_demo, add_excel,
+    add_new, add_check, add_fill, add_share, add_explain, add_diff, add_fusion, add_schedule, add_demo, add_excel,
 ]
 
 

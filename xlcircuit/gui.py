@@ -1,4 +1,5 @@
-"""The window: the everyday actions (Vérifier, Remplir, Partager) for organisers who do not use a terminal.
+"""The window: the everyday actions (Vérifier, Remplir, Partager) for organisers who do not use a terminal, and
+those of a season's course (Saison suivante, Fusionner deux noms, Comparer avec un classeur d'avant).
 
 Standard library only (tkinter). Started by ``xlcircuit-fenetre`` (a ``[project.gui-scripts]`` entry
 point: on Windows, pip makes it an ``.exe`` to double-click), or ``python -m xlcircuit.gui``; a workbook
@@ -32,6 +33,9 @@ TITLE = "xlcircuit"
 #: The steps of a fill (the workbook layer's progress names) or of a share, and how much of the work is
 #: done when each starts.
 STEPS = {"lecture": 0.05, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6, "clubs": 0.1, "CSV": 0.5, "PDF": 0.6}
+#: What the status line says while each action runs.
+RUNNING = {"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…", "next": "Saison suivante…",
+           "fusion": "Fusion des deux noms…", "diff": "Comparaison…"}
 
 
 def share_folder(path: Path) -> Path:
@@ -49,6 +53,15 @@ def share(path: Path, federation: str | None = None, clubs: bool = True, pdf: bo
     folder = share_folder(path)
     return share_season(path, federation, folder if clubs else None, folder if pdf else None,
                         folder if csv else None, progress)
+
+
+def next_season_name(path: Path) -> Path:
+    """The file « Saison suivante… » proposes: the season's years a year on (``2025-2026.xlsx`` ->
+    ``2026-2027.xlsx``), else « NOM (saison suivante).xlsx », beside the workbook."""
+    from .rules.seasons import next_name
+
+    following = next_name(path.stem)
+    return path.with_name(f"{following or f'{path.stem} (saison suivante)'}{path.suffix or '.xlsx'}")
 
 
 def open_with_system(target: Path) -> None:
@@ -114,9 +127,20 @@ class Window:
         self.open_button.pack(side="right")
         # Shown when a lock file stopped a fill (the message says what it means): the command line's --force.
         self.force_button = ttk.Button(actions, text="Remplir quand même", command=lambda: self.start("fill", True))
+        seasons = ttk.Frame(frame)
+        seasons.grid(row=3, column=0, columnspan=3, sticky="ew", pady=(0, 8))
+        ttk.Label(seasons, text="Au fil de la saison :").pack(side="left", padx=(0, 6))
+        self.season_buttons = {
+            "next": ttk.Button(seasons, text="Saison suivante…", underline=0, command=self.ask_next_season),
+            "fusion": ttk.Button(seasons, text="Fusionner deux noms…", underline=0, command=self.ask_fusion),
+            "diff": ttk.Button(seasons, text="Comparer avec un classeur d'avant…", underline=2,
+                               command=self.ask_diff),
+        }
+        for button in self.season_buttons.values():
+            button.pack(side="left", padx=(0, 6))
 
         options = ttk.Frame(frame)
-        options.grid(row=3, column=0, columnspan=3, sticky="w")
+        options.grid(row=4, column=0, columnspan=3, sticky="w")
         ttk.Label(options, text="Partager :").pack(side="left")
         has_office = libreoffice.find() is not None
         self.share_clubs, self.share_csv = tk.BooleanVar(value=True), tk.BooleanVar(value=True)
@@ -127,14 +151,14 @@ class Window:
                         variable=self.share_pdf, state="normal" if has_office else "disabled").pack(side="left", padx=4)
 
         self.progress = ttk.Progressbar(frame, mode="determinate", maximum=1.0)
-        self.progress.grid(row=4, column=0, columnspan=3, sticky="ew", pady=(10, 2))
+        self.progress.grid(row=5, column=0, columnspan=3, sticky="ew", pady=(10, 2))
         self.status = tk.StringVar(value="Choisissez un classeur, puis Vérifier, Remplir ou Partager.")
-        ttk.Label(frame, textvariable=self.status).grid(row=5, column=0, columnspan=3, sticky="w")
+        ttk.Label(frame, textvariable=self.status).grid(row=6, column=0, columnspan=3, sticky="w")
 
         self.messages = tk.Text(frame, height=10, wrap="word", relief="flat", background=root.cget("background"))
-        self.messages.grid(row=6, column=0, columnspan=3, sticky="nsew", pady=(8, 4))
+        self.messages.grid(row=7, column=0, columnspan=3, sticky="nsew", pady=(8, 4))
         scroll = ttk.Scrollbar(frame, orient="vertical", command=self.messages.yview)
-        scroll.grid(row=6, column=3, sticky="ns", pady=(8, 4))
+        scroll.grid(row=7, column=3, sticky="ns", pady=(8, 4))
         self.messages.configure(yscrollcommand=scroll.set)
         self.messages.tag_configure("attention", foreground="#9a5b00")
         self.messages.tag_configure("erreur", foreground="#b00020")
@@ -152,16 +176,17 @@ class Window:
             self.problems.heading(column, text=heading, anchor="w")
             self.problems.column(column, width=width, stretch=column == "message", anchor="w")
         self.problems.bind("<Configure>", lambda event: self.fit_problems())
-        self.problems.grid(row=7, column=0, columnspan=3, sticky="nsew")
+        self.problems.grid(row=8, column=0, columnspan=3, sticky="nsew")
         scroll = ttk.Scrollbar(frame, orient="vertical", command=self.problems.yview)
-        scroll.grid(row=7, column=3, sticky="ns")
+        scroll.grid(row=8, column=3, sticky="ns")
         self.problems.configure(yscrollcommand=scroll.set)
-        frame.rowconfigure(6, weight=1)
-        frame.rowconfigure(7, weight=2)
+        frame.rowconfigure(7, weight=1)
+        frame.rowconfigure(8, weight=2)
 
         shortcuts: dict[str, Callable[[], None]] = {
             "c": self.ask_path, "v": lambda: self.start("check"), "r": lambda: self.start("fill"),
-            "p": lambda: self.start("share"), "o": self.open_result,
+            "p": lambda: self.start("share"), "o": self.open_result, "s": self.ask_next_season,
+            "f": self.ask_fusion, "m": self.ask_diff,
         }
         for letter, action in shortcuts.items():
             for key in (letter, letter.upper()):
@@ -189,38 +214,147 @@ class Window:
             self.path.set(chosen)
             self.status.set(visible(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?"))
 
-    def start(self, action: str, force: bool = False) -> None:
-        """Run an action in a worker thread (``force``: a fill passes over a lock file, after the organiser read
-        what it means)."""
-        if self.busy:
-            return
+    def chosen(self) -> Path | None:
+        """The workbook chosen; None, said in the window, when there is none yet."""
         text = self.path.get().strip()
         if not text:
             self.show(Outcome(error="Choisissez d'abord un classeur (bouton « Choisir… »)."))
+            return None
+        return Path(text)
+
+    def start(self, action: str, force: bool = False, run: Callable[[Path, str, Progress], Outcome] | None = None) -> None:
+        """Run ``action`` on the chosen workbook in a worker thread (``force``: a fill passes over a lock file,
+        after the organiser read what it means; ``run``: the seasons' actions give theirs)."""
+        if self.busy:
             return
-        path, federation = Path(text), self.federations.get(self.federation.get(), "")
+        path = self.chosen()
+        if path is None:
+            return
+        federation = self.federations.get(self.federation.get(), "")
         from .app.check import check
         from .app.fill import fill
 
-        def run(path: Path, federation: str, progress: Progress) -> Outcome:
-            if action == "check":
-                return check(path, federation, progress)
-            return fill(path, federation, force=force, progress=progress)
-
-        if action == "share":
+        if run is None and action == "share":
             options = {"clubs": self.share_clubs.get(), "pdf": self.share_pdf.get(), "csv": self.share_csv.get()}
 
             def run(path: Path, federation: str, progress: Progress) -> Outcome:
                 return share(path, federation, progress=progress, **options)
 
+        elif run is None:
+            def run(path: Path, federation: str, progress: Progress) -> Outcome:
+                if action == "check":
+                    return check(path, federation, progress)
+                return fill(path, federation, force=force, progress=progress)
+
         self.busy = True
         self.force_button.pack_forget()
-        for button in (*self.buttons.values(), self.open_button, self.choose):
+        for button in self._buttons():
             button.configure(state="disabled")
         self.clear()
         self.progress.configure(mode="determinate", value=0)
-        self.status.set({"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…"}[action])
+        self.status.set(RUNNING[action])
         threading.Thread(target=self.work, args=(run, path, federation), daemon=True).start()
+
+    def _buttons(self) -> list[Any]:
+        return [*self.buttons.values(), *self.season_buttons.values(), self.open_button, self.choose]
+
+    # --- season after season ------------------------------------------------------------------------------
+
+    def ask_next_season(self) -> None:
+        """« Saison suivante… »: the chosen workbook is last season's; ask where to write next season's."""
+        from tkinter import filedialog
+
+        path = None if self.busy else self.chosen()
+        if path is None:
+            return
+        proposed = next_season_name(path)
+        target = filedialog.asksaveasfilename(
+            parent=self.root, title="Enregistrer la saison suivante sous", initialdir=str(proposed.parent),
+            initialfile=proposed.name, defaultextension=".xlsx", filetypes=[("Classeurs Excel", "*.xlsx")])
+        if target:
+            self.next_season(Path(target))
+
+    def next_season(self, target: Path) -> None:
+        """Write next season's workbook to ``target`` (the file dialog asked before replacing a file), from the
+        chosen one; then choose it."""
+        from .app.new import new
+
+        def run(path: Path, federation: str, progress: Progress) -> Outcome:
+            outcome = new(federation or None, target, force=True, previous=path, progress=progress)
+            if not outcome.failed:
+                self.events.put(("path", str(target)))
+            return outcome
+
+        self.start("next", run=run)
+
+    def ask_fusion(self) -> None:
+        """« Fusionner deux noms… »: a small dialog asks the name to keep and the other spelling."""
+        import tkinter as tk
+        from tkinter import ttk
+
+        if self.busy or self.chosen() is None:
+            return
+        dialog = tk.Toplevel(self.root)
+        dialog.title("Fusionner deux noms")
+        dialog.transient(self.root)
+        body = ttk.Frame(dialog, padding=12)
+        body.pack(fill="both", expand=True)
+        self.fusion_names = tk.StringVar(), tk.StringVar()
+        labels = ("Nom à garder (celui de la table Joueurs) :", "Autre orthographe, qui comptera pour lui :")
+        for row, (label, variable) in enumerate(zip(labels, self.fusion_names)):
+            ttk.Label(body, text=label).grid(row=row, column=0, sticky="w", pady=2)
+            ttk.Entry(body, textvariable=variable, width=34).grid(row=row, column=1, sticky="ew", padx=6, pady=2)
+        ttk.Label(body, text="Les lignes de résultats ne sont pas modifiées : l'autre orthographe devient un alias.",
+                  foreground="#555555").grid(row=2, column=0, columnspan=2, sticky="w", pady=(6, 0))
+        buttons = ttk.Frame(body)
+        buttons.grid(row=3, column=0, columnspan=2, sticky="e", pady=(10, 0))
+
+        def merge() -> None:
+            name, alias = (v.get().strip() for v in self.fusion_names)
+            dialog.destroy()
+            self.fusion(name, alias)
+
+        self.fusion_dialog = dialog
+        self.fusion_button = ttk.Button(buttons, text="Fusionner", command=merge)
+        self.fusion_button.pack(side="left", padx=(0, 6))
+        ttk.Button(buttons, text="Annuler", command=dialog.destroy).pack(side="left")
+        dialog.bind("<Return>", lambda event: merge())
+        dialog.bind("<Escape>", lambda event: dialog.destroy())
+
+    def fusion(self, name: str, alias: str) -> None:
+        """Make ``alias`` an alias of ``name`` in the chosen workbook."""
+        from .app.fusion import fusion
+
+        if not name or not alias:
+            self.show(Outcome(error="Tapez les deux noms : celui à garder, puis l'autre orthographe.", status=1))
+            return
+
+        def run(path: Path, federation: str, progress: Progress) -> Outcome:
+            return fusion(path, name, alias, federation or None, progress=progress)
+
+        self.start("fusion", run=run)
+
+    def ask_diff(self) -> None:
+        """« Comparer avec un classeur d'avant… »: the chosen workbook is the new one; ask for the one before."""
+        from tkinter import filedialog
+
+        path = None if self.busy else self.chosen()
+        if path is None:
+            return
+        old = filedialog.askopenfilename(
+            parent=self.root, title="Choisir le classeur d'avant", initialdir=str(path.parent),
+            filetypes=[("Classeurs Excel", "*.xlsx *.xlsm"), ("Tous les fichiers", "*")])
+        if old:
+            self.diff(Path(old))
+
+    def diff(self, old: Path) -> None:
+        """Show what changed from ``old`` to the chosen workbook (both filled)."""
+        from .app.diff import diff
+
+        def run(path: Path, federation: str, progress: Progress) -> Outcome:
+            return diff(old, path, None, federation or None, progress)
+
+        self.start("diff", run=run)
 
     def work(self, action: Callable[[Path, str, Progress], Outcome], path: Path, federation: str) -> None:
         """In the worker thread: run the action, hand its steps and its outcome to the window."""
@@ -242,6 +376,8 @@ class Window:
                 if kind == "step":
                     self.progress.configure(value=STEPS.get(value, self.progress["value"]))
                     self.status.set(f"{value[:1].upper()}{value[1:]}…")
+                elif kind == "path":  # next season's workbook, written: the one to work on now
+                    self.path.set(value)
                 else:
                     self.show(value)
         except queue.Empty:
@@ -302,7 +438,7 @@ class Window:
     def show(self, outcome: Outcome) -> None:
         outcome = outcome.visible()  # a name from a workbook shows as it is, control characters included
         self.busy = False
-        for button in (*self.buttons.values(), self.choose):
+        for button in (*self.buttons.values(), *self.season_buttons.values(), self.choose):
             button.configure(state="normal")
         self.progress.configure(value=1.0 if outcome.error is None else 0)
         self.messages.configure(state="normal")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..workbook.register import located
 from .common import empty_hint, open_book, plural, summary_lines, unkept_warnings
 from .outcome import Outcome, Progress, quiet
 
@@ -13,7 +14,7 @@ def check(path: Path, federation: str | None = None, progress: Progress = quiet)
     progress("lecture")
     book, adapter = open_book(path, federation)
     summary = adapter.compute(book, progress)
-    warnings = unkept_warnings(book, None) + book.warnings + summary.warnings
+    warnings = located(unkept_warnings(book, None) + book.warnings + summary.warnings, str(path))
     verdict = (f"{book.path.name} est correct, avec {plural(len(warnings), 'point')} à vérifier (ci-dessous)"
                if warnings else f"{book.path.name} est correct")
     return Outcome(summary_lines(adapter, summary, verdict) + empty_hint(book, adapter), warnings,

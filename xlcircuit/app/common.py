@@ -52,18 +52,5 @@ def unkept_warnings(book: Book, target: Path | None) -> list[str]:
     return [f"ce classeur contient des éléments qu'openpyxl ne sait pas conserver : {what} ; {fate}."]
 
 
-#: Characters that make a shell split or read a word: a file name holding one is quoted in a suggested command.
-_SHELL_SPECIAL = set(" \t'&|;<>()$`!*?[]{}#~^%")
-
-
-def typed(argument: object) -> str:
-    """An argument as it must be typed in a command (Windows' cmd, PowerShell, a Mac or Linux terminal): a file
-    name with spaces between double quotes (``TdF 2025-2026.xlsx`` -> ``"TdF 2025-2026.xlsx"``)."""
-    text = str(argument)
-    if text and not _SHELL_SPECIAL & set(text) and '"' not in text:
-        return text
-    return f"'{text}'" if '"' in text else f'"{text}"'
-
-
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n > 1 else ''}"

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..federations import ADAPTERS
 from ..rules.errors import XlcircuitError
+from ..workbook.journal import JOURNAL
 from ..xlsx import Book, save_atomic
 from .common import summary_lines
 from .outcome import Outcome, Progress, quiet
@@ -48,7 +49,7 @@ def demo(folder: Path, force: bool = False, progress: Progress = quiet) -> Outco
             book.save()
             made.append((adapter, summary, fresh, folder / adapter.example))
         edited = [target for adapter, summary, fresh, target in made if target.exists()
-                  and _edited(target, fresh, {output.spec.sheet for output in adapter.outputs(summary)})]
+                  and _edited(target, fresh, {output.spec.sheet for output in adapter.outputs(summary)} | {JOURNAL.sheet})]
         if edited and not force:
             names = ", ".join(str(target) for target in edited)
             raise XlcircuitError(f"{names} : modifié depuis la démonstration ; rien n'a été écrit. Ajoutez --force "

@@ -35,11 +35,11 @@ WIDTH, LINE = 68, 58
 
 
 
-def explanation_workbook(lines: list[str]) -> Workbook:
+def explanation_workbook(lines: list[str], sheet: str = SHEET) -> Workbook:
     """The explanation as a one-sheet workbook a player can be sent: A4 portrait, one page wide, wrapped lines."""
     wb = openpyxl.Workbook()
     ws = wb.active
-    ws.title = SHEET
+    ws.title = sheet
     ws.column_dimensions["A"].width = WIDTH
     for row, text in enumerate(lines, start=1):
         if text:
@@ -75,20 +75,20 @@ def unwritable(target: Path) -> str | None:
             f"exemple {target.stem}.txt ou {target.stem}.pdf.")
 
 
-def write_explanation(lines: list[str], target: Path) -> Path:
-    """Write the explanation to ``target``, whole or not at all: ``.xlsx`` (a sheet), ``.pdf`` (printed by
-    LibreOffice), ``.txt`` (text, control characters shown as escapes, as on screen: the file may be shown by
-    ``cat``); any other extension is refused (text under a .docx name would not open)."""
+def write_explanation(lines: list[str], target: Path, sheet: str = SHEET) -> Path:
+    """Write the explanation (or any text of lines) to ``target``, whole or not at all: ``.xlsx`` (a sheet),
+    ``.pdf`` (printed by LibreOffice), ``.txt`` (text, control characters shown as escapes, as on screen: the file
+    may be shown by ``cat``); any other extension is refused (text under a .docx name would not open)."""
     refused = unwritable(target)
     if refused is not None:
         raise XlcircuitError(refused)
     suffix = target.suffix.lower()
     if suffix == ".xlsx":
-        return save_atomic(explanation_workbook(lines), target)
+        return save_atomic(explanation_workbook(lines, sheet), target)
     if suffix == ".pdf":
         libreoffice.require()
         with tempfile.TemporaryDirectory() as work:
-            source = save_atomic(explanation_workbook(lines), Path(work) / "explication.xlsx")
+            source = save_atomic(explanation_workbook(lines, sheet), Path(work) / f"{target.stem}.xlsx")
             made = libreoffice.convert(source, Path(work) / "pdf", "pdf")[0]
             return copy_whole(made, target)
     return write_text_whole(target, "\n".join(visible(line) for line in lines) + "\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..workbook.register import located
 from ..xlsx import lock_of
 from .common import empty_hint, open_book, summary_lines, unkept_warnings
 from .outcome import FULL, SURGICAL, Outcome, Progress, quiet
@@ -38,6 +39,6 @@ def fill(path: Path, federation: str | None = None, output: Path | None = None, 
     target = book.save(output, force=force)
     # The full rewrite, when taken, is said in one line: why, and what it cannot keep.
     route = [line] if (line := book.route_warning()) else []
-    warnings = route + unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings
+    warnings = route + located(unkept_warnings(book, target) + book.warnings + book.notes + summary.warnings, str(path))
     return Outcome(summary_lines(adapter, summary, f"Classeur rempli : {target}") + empty_hint(book, adapter),
                    warnings, result=target, route=SURGICAL if book.surgical else FULL)

@@ -11,14 +11,17 @@ from dataclasses import dataclass, field
 
 from openpyxl.workbook.workbook import Workbook
 
-from ..rules import cdf, limits
+from ..rules import cdf, limits, seasons
 from ..rules.errors import InvalidInput, Problem, Violation, WorkbookProblems
 from ..rules.mechanics import rank_key, rounded_parts
 from ..rules.text import fold, in_words
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_text, as_whole, as_yes_no
+from ..workbook.journal import Journal, Tracked
 from ..workbook.procedure import Steps
 from ..workbook.read import read_table
+from ..workbook.register import Register, duplicate_warnings, players_table, read_register
+from ..workbook.seasons import Carry, Honours, Parameter, add_season_sheets, register_rows
 from ..workbook.sheets import (
     at_cell,
     club_of,
@@ -28,8 +31,6 @@ from ..workbook.sheets import (
     parse_cell,
     podium_or_club,
     read_parameters,
-    read_players,
-    spelling_warnings,
     start_workbook,
 )
 from ..workbook.spec import Column, Mark, Output, Problems, Record, TableSpec
@@ -49,14 +50,13 @@ MAX_BONUS = limits.CDF_MAX_BONUS
 TOP_BOARD_COLOUR = "E2EFDA"
 
 PARAMETRES = parameters_table("Tournoi", value_width=34)
-JOUEURS = TableSpec("Joueurs", "Joueurs", (
-    Column("Joueur", width=26),
+JOUEURS = players_table(
     Column("Club", required=False, width=30),
     Column("Équipe", required=False, width=22),
     Column("Naissance", required=False, width=12, number_format=DATE_FORMAT),
     Column("Étranger", required=False, width=10, choices=("oui",)),
     Column("Bonus", required=False, width=9),
-))
+)
 PARTIES = TableSpec("Parties", "Parties", (
     Column("Ronde", width=8, choices=tuple(str(r) for r in range(1, cdf.ROUNDS + 1))),
     Column("Table", width=8),
@@ -174,7 +174,8 @@ GUIDE = [
     f"   peuvent ne pas en faire), « oui » pour autoriser des tables de moins de {in_words(cdf.PLAYERS)} joueurs.",
     f"2. Feuille « Joueurs » : chaque inscrit (club, équipe de {in_words(cdf.MAX_TEAM)} au plus, date de naissance "
     "pour",
-    "   départager au plus jeune, « oui » s'il est étranger, bonus éventuel, par exemple pour un désistement).",
+    "   départager au plus jeune, « oui » s'il est étranger, bonus éventuel, par exemple pour un désistement ;",
+    "   identifiant et alias, autres orthographes séparées par « ; », lus comme son nom).",
     f"3. Feuille « Parties » : une ligne par joueur et par partie : ronde (1 à {cdf.ROUNDS}), table, pays, centres",
     "   à la fin ; pour un éliminé, après combien d'années ; années jouées si la partie s'est arrêtée",
     f"   par un vote avant {cdf.FIRST_YEAR + cdf.YEARS - 1} (vide : {cdf.YEARS}). Table finale : l'ordre de choix des "
@@ -212,6 +213,7 @@ class Summary:
     top_board: bool
     warnings: list[str] = field(default_factory=list)
     clubs: dict[str, str] = field(default_factory=dict)  # player -> club, from the Joueurs table
+    short: bool = False  # tables of fewer than seven allowed (« Tables incomplètes »)
 
 
 #: The tables the organiser fills in (named by ``xlcircuit new``).
@@ -230,6 +232,7 @@ def new_workbook() -> Workbook:
     parameters = [("Championnat", None), ("Table finale", "oui"), ("Tables incomplètes", "non")]
     wb = start_workbook(TITLE, PARAMETRES, parameters, INPUTS, GUIDE, 9)
     finish_workbook(wb, FEDERATION, [(spec, _title(spec)) for spec in OUTPUTS])
+    add_season_sheets(wb, TITLE)
     return wb
 
 
@@ -263,12 +266,12 @@ def _required_whole(problems: Problems, record: Record, header: str, what: str, 
     return parse_cell(problems, record, header, as_whole, what, low, high)
 
 
-def _required_name(problems: Problems, record: Record, header: str, what: str) -> str | None:
-    """A required name; None, and a problem, when blank."""
-    name = as_text(record.values[header])
-    if name is None:
+def _required_name(problems: Problems, record: Record, header: str, what: str, register: Register) -> str | None:
+    """A required name, as the register names him; None, and a problem, when blank or ambiguous."""
+    if as_text(record.values[header]) is None:
         _blank(problems, record, header, f"{what} attendu")
-    return name
+        return None
+    return register.resolve(problems, record, header)
 
 
 def _read_parameters(book: Book, problems: Problems) -> tuple[str, bool, bool, list[str]]:
@@ -299,13 +302,16 @@ def _row(records: list[Record]) -> Callable[[int], str]:
     return lambda i: f"ligne {records[i].row}"
 
 
-def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player], dict[str, str], dict[str, str]]:
-    """Each player of the Joueurs table, his club, and where his Naissance cell is."""
+def _read_players(book: Book, problems: Problems) -> tuple[Register, dict[str, cdf.Player], dict[str, str],
+                                                          dict[str, str]]:
+    """The register, each player of the Joueurs table, his club, and where his Naissance cell is."""
     players: dict[str, cdf.Player] = {}
     clubs: dict[str, str] = {}
     born: dict[str, str] = {}
     records: list[Record] = []
-    for name, record in read_players(book, JOUEURS, problems):
+    register = read_register(book, JOUEURS, problems)
+    for entry in register:
+        name, record = entry.name, entry.record
         club, team = club_of(record), as_text(record.values.get("Équipe"))
         birth = parse_cell(problems, record, "Naissance", as_date)
         foreign = parse_cell(problems, record, "Étranger", as_yes_no)
@@ -319,11 +325,11 @@ def _read_players(book: Book, problems: Problems) -> tuple[dict[str, cdf.Player]
         if club:
             clubs[name] = club
     _report(problems, records, cdf.team_violations(list(players.values())))
-    return players, clubs, born
+    return register, players, clubs, born
 
 
 def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
-                seated: dict[tuple[int, str], set[str]], unread: set[tuple[int, str]]) -> list[Line]:
+                seated: dict[tuple[int, str], set[str]], unread: set[tuple[int, str]], register: Register) -> list[Line]:
     """The Parties lines; ``seated`` gets who sat at each board, even on a line or board with a problem
     (so that a vote about it is not reported too), ``unread`` the boards a line with a problem was left out of."""
     lines = []
@@ -333,7 +339,7 @@ def _read_lines(book: Book, problems: Problems, players: dict[str, cdf.Player],
         table = _table(record.values["Table"])
         if table is None:
             _blank(problems, record, "Table", "table attendue (son numéro ou son nom)")
-        player = _required_name(problems, record, "Joueur", "nom du joueur")
+        player = _required_name(problems, record, "Joueur", "nom du joueur", register)
         if player is not None and players and player not in players:
             problems.at(record, "Joueur", f"{player} est absent de la table Joueurs : ajoutez-le, ou corrigez "
                                           "l'orthographe")
@@ -361,7 +367,8 @@ def _boards(lines: list[Line], problems: Problems, short: bool, unread: set[tupl
     return boards
 
 
-def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]]) -> list[cdf.Vote]:
+def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]],
+                register: Register) -> list[cdf.Vote]:
     """The ballots; the core checks each complete one (its board, its players, once per category)."""
     votes: list[cdf.Vote] = []
     records: list[Record] = []
@@ -371,12 +378,9 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
         table = _table(record.values["Table"])
         category = parse_cell(problems, record, "Catégorie", cdf.Category.parse)
         ballot = parse_cell(problems, record, "Bulletin", cdf.parse_ballot)
-        names = {h: as_text(record.values[h]) for h in ("Votant", "Premier", "Second")}
+        names = {h: _required_name(problems, record, h, NAMED[h], register) for h in ("Votant", "Premier", "Second")}
         if table is None:
             _blank(problems, record, "Table", "table attendue (son numéro ou son nom)")
-        for header, name in names.items():
-            if name is None:
-                _blank(problems, record, header, f"{NAMED[header]} attendu")
         if not problems.since(found):
             votes.append(cdf.Vote(ronde, table, names["Votant"], category, names["Premier"], names["Second"], ballot))
             records.append(record)
@@ -384,15 +388,14 @@ def _read_votes(book: Book, problems: Problems, seated: dict[tuple[int, str], se
     return [vote for i, vote in enumerate(votes) if i not in refused]
 
 
-def _read_favourites(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]]) -> list[tuple[str, str]]:
+def _read_favourites(book: Book, problems: Problems, seated: dict[tuple[int, str], set[str]],
+                     register: Register) -> list[tuple[str, str]]:
     """The favourite-player votes; the core checks them (§IV.6b1: last-round players, once each)."""
     favourites: list[tuple[str, str]] = []
     records: list[Record] = []
     for record in read_table(book, PREFERES, problems):
-        voter, chosen = as_text(record.values["Votant"]), as_text(record.values["Joueur préféré"])
-        for header, name in (("Votant", voter), ("Joueur préféré", chosen)):
-            if name is None:
-                _blank(problems, record, header, f"{NAMED[header]} attendu")
+        voter = _required_name(problems, record, "Votant", NAMED["Votant"], register)
+        chosen = _required_name(problems, record, "Joueur préféré", NAMED["Joueur préféré"], register)
         if voter is not None and chosen is not None:
             favourites.append((voter, chosen))
             records.append(record)
@@ -405,7 +408,7 @@ def _warnings(lines: list[Line], players: dict[str, cdf.Player]) -> list[str]:
     if not players and lines:
         warnings.append("La table Joueurs est vide : pas d'équipes, de dates de naissance ni d'étrangers "
                         "pour départager.")
-    return warnings + spelling_warnings((line.seat.player, at_cell(line.record, "Joueur")) for line in lines)
+    return warnings + duplicate_warnings((line.seat.player, at_cell(line.record, "Joueur")) for line in lines)
 
 
 @dataclass
@@ -429,14 +432,14 @@ class Typed:
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
     name, top_board, short, defaults = _read_parameters(book, problems)
-    players, clubs, born = _read_players(book, problems)
+    register, players, clubs, born = _read_players(book, problems)
     seated: dict[tuple[int, str], set[str]] = {}
     unread: set[tuple[int, str]] = set()
-    lines = _read_lines(book, problems, players, seated, unread)
+    lines = _read_lines(book, problems, players, seated, unread, register)
     boards = _boards(lines, problems, short, unread)
     known = {name for names in seated.values() for name in names}
-    votes = _read_votes(book, problems, seated)
-    favourites = _read_favourites(book, problems, seated)
+    votes = _read_votes(book, problems, seated, register)
+    favourites = _read_favourites(book, problems, seated, register)
     return Typed(name, top_board, short, players, clubs, lines, boards, known, votes, favourites, defaults, born)
 
 
@@ -473,7 +476,7 @@ def summarise(typed: Typed) -> Summary:
     if absent and typed.known:
         warnings.append(f"Inscrits sans partie (absents du classement) : {', '.join(absent)}.")
     return Summary(championship, typed.lines, typed.boards, typed.players, typed.name, typed.top_board, warnings,
-                   typed.clubs)
+                   typed.clubs, typed.short)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -676,7 +679,12 @@ def report(summary: Summary) -> list[str]:
     return [counts] + top_lines(ch.standings, SHOWN, CLASSEMENT.sheet, line)
 
 
-STEPS = Steps(FEDERATION, Owned.of(OUTPUTS), read, summarise, outputs)
+#: What the journal and ``xlcircuit diff`` compare: each player's game (country, centres, elimination, years),
+#: each place and total.
+TRACKED = Tracked(SCORES, ("Ronde", "Table"), ("Joueur",), ("Pays", "Centres", "Éliminé après", "Années jouées"),
+                  CLASSEMENT, "Joueur", "Place", "Total")
+STEPS = Steps(FEDERATION, Owned.of(OUTPUTS), read, summarise, outputs,
+              journal=Journal(TITLE, TRACKED, lambda summary: report(summary)[0]))
 compute, fill = STEPS.compute, STEPS.fill
 
 
@@ -721,11 +729,45 @@ def explain(summary: Summary, wanted: str) -> list[str]:
     return lines
 
 
+# --- season after season ---------------------------------------------------------------------------
+
+
+def honours(summary: Summary) -> Honours:
+    """The palmarès line (§V « le champion de France, ainsi que les joueurs classés de la deuxième à la septième
+    place », « les champions de France par équipe »): the podium, the first team, each category's first."""
+    ch = summary.championship
+    champion, second, third = seasons.podium((s.place, s.player) for s in ch.standings)
+    titles = [f"équipe : {t.team} ({', '.join(t.members)})" for t in ch.teams if t.place == 1]
+    titles += [f"{category.value} : {a.player}" for category, standings in ch.awards.items()
+               for a in standings if a.place == 1]
+    titles += [f"{FAVOURITE} : {a.player}" for a in ch.favourites if a.place == 1]
+    return Honours(summary.name or TITLE, champion, second, third, " ; ".join(titles) or None)
+
+
+def carry(summary: Summary, register: Register) -> Carry:
+    """Next championship: the same settings, the name a year on; the register with each player's birth date
+    and nationality (tie-breakers); teams and bonuses are the championship's own, not carried."""
+    extra: dict[str, dict[str, object]] = {
+        name: {"Naissance": p.birth, "Étranger": "oui" if p.foreign else None} for name, p in summary.players.items()}
+    people = [s.player for s in summary.championship.standings]
+    name = seasons.next_name(summary.name) or summary.name or None
+    return Carry([Parameter("Championnat", name), Parameter("Table finale", "oui" if summary.top_board else "non"),
+                  Parameter("Tables incomplètes", "oui" if summary.short else "non")],
+                 register_rows(register, extra, people))
+
+
 class ChampionnatDeFrance(Adapter):
     """The cdf workbook (see the module's docstring)."""
 
     info, steps = INFO, STEPS
     inputs, standings, lines = INPUTS, STANDINGS, LINES
+    players, parameters = JOUEURS, PARAMETRES
+
+    def honours(self, summary: Summary) -> Honours:
+        return honours(summary)
+
+    def carry(self, summary: Summary, register: Register) -> Carry:
+        return carry(summary, register)
 
     def new_workbook(self) -> Workbook:
         return new_workbook()

@@ -10,31 +10,31 @@ from dataclasses import dataclass, field
 
 from openpyxl.workbook.workbook import Workbook
 
-from ..rules import dbm, limits
+from ..rules import dbm, limits, seasons
 from ..rules.errors import Problem
 from ..rules.mechanics import rounded_parts
 from ..rules.text import fold, in_words
 from ..workbook.adapter import Adapter
-from ..workbook.cells import as_date, as_number, as_positive_int, as_text, as_yes_no
+from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no
+from ..workbook.journal import Journal, Tracked
 from ..workbook.procedure import Steps
 from ..workbook.read import read_table
+from ..workbook.register import Register, duplicate_warnings, players_table, read_register
+from ..workbook.seasons import Carry, Honours, Parameter, add_season_sheets, register_rows
 from ..workbook.sheets import (
     at_cell,
-    club_of,
     fill_step,
     finish_workbook,
     parameters_table,
     parse_cell,
     podium_or_club,
     read_parameters,
-    read_players,
-    spelling_warnings,
     start_workbook,
     tournament_and_player,
     tournament_name,
 )
 from ..workbook.spec import Column, Output, Problems, Record, TableSpec
-from ..workbook.wording import count, decimal_comma, find_player, nth, season_years, summed, title, top_lines, when
+from ..workbook.wording import count, decimal_comma, find_player, nth, of, season_years, summed, title, top_lines, when
 from ..workbook.write import type_rows
 from ..xlsx import Book, Owned
 from . import federation
@@ -55,12 +55,8 @@ CLASS_CHOICES = tuple(c.letter for c in dbm.PlayerClass)
 USUAL_TEXT = f"{dbm.USUAL_ROUNDS[0]}, parfois {', '.join(map(str, dbm.USUAL_ROUNDS[1:]))}"
 I_LIMIT = f"{dbm.I_LIMIT:g}"  # the I / F boundary as the texts write it
 
-PARAMETRES = parameters_table("Saison", required=True)
-JOUEURS = TableSpec("Joueurs", "Joueurs", (
-    Column("Joueur", width=26),
-    Column("Club", width=30),
-    Column("Classe", width=9, choices=CLASS_CHOICES),
-))
+PARAMETRES = parameters_table("Saison", required=True, comment=True)
+JOUEURS = players_table(Column("Club", width=30), Column("Classe", width=9, choices=CLASS_CHOICES))
 TOURNOIS = TableSpec("Tournois", "Tournois", (
     Column("Tournoi", width=36),
     Column("Date", width=12, number_format=DATE_FORMAT),
@@ -153,7 +149,8 @@ GUIDE = [
     "   dernier joueur actif (O) de la saison précédente (passages en cours de saison). Première saison",
     "   de la réforme : laissez-les vides (pas de passage (O) → (S) ni (F) → (O) ; ceux à 15 points restent).",
     "2. Feuille « Joueurs » : chaque joueur, son club et sa classe en début de saison (I, F, O, S, X ;",
-    f"   0 pour O). Un joueur absent de la table est un nouveau joueur, classé {dbm.NEWCOMER.letter}.",
+    f"   0 pour O). Un joueur absent de la table est un nouveau joueur, classé {dbm.NEWCOMER.letter}. Identifiant et",
+    "   Alias (autres orthographes, séparées par « ; ») : facultatifs, lus comme son nom.",
     "3. Feuille « Tournois » : une ligne par poule (nom unique), sa date, le nombre de rondes jouées",
     f"   ({USUAL_TEXT}), « oui » dans Doubles pour une poule jouée en équipes de deux, « oui » dans",
     "   Étranger pour un tournoi joué hors de France (compté, mais il ne fait pas entrer un joueur).",
@@ -208,17 +205,29 @@ class Summary:
 # --- the template ----------------------------------------------------------------------------
 
 
+#: What the ``Commentaire`` cells of a fresh workbook say of each parameter.
+COMMENTS = {
+    "Saison": "le nom de la saison (vide : les années de ses dates)",
+    "seuil_S": "moyenne finale du dernier joueur actif (S) de la saison précédente ; vide la première saison de "
+               "la réforme (xlcircuit new dbm … --depuis la calcule)",
+    "seuil_O": "moyenne finale du dernier joueur actif (O) de la saison précédente ; vide la première saison de "
+               "la réforme (xlcircuit new dbm … --depuis la calcule)",
+}
+
+
 def new_workbook() -> Workbook:
     """A fresh, empty season workbook."""
-    wb = start_workbook(TITLE, PARAMETRES, [(name, None) for name in PARAMETERS], INPUTS, GUIDE, 9)
+    wb = start_workbook(TITLE, PARAMETRES, [(name, None, COMMENTS[name]) for name in PARAMETERS], INPUTS, GUIDE, 9)
     finish_workbook(wb, FEDERATION, [(spec, title(TITLE, _WHAT[spec.name])) for spec in _OUTPUTS])
+    add_season_sheets(wb, TITLE)
     return wb
 
 
 def put_example(wb: Workbook) -> None:
     """Type the bundled example season into the input tables."""
-    type_rows(wb, PARAMETRES, [("Saison", load("dbm").SAISON), ("seuil_S", load("dbm").SEUIL_S),
-                               ("seuil_O", load("dbm").SEUIL_O)])
+    type_rows(wb, PARAMETRES, [("Saison", load("dbm").SAISON, COMMENTS["Saison"]),
+                               ("seuil_S", load("dbm").SEUIL_S, COMMENTS["seuil_S"]),
+                               ("seuil_O", load("dbm").SEUIL_O, COMMENTS["seuil_O"])])
     type_rows(wb, JOUEURS, load("dbm").JOUEURS)
     type_rows(wb, TOURNOIS, load("dbm").TOURNOIS)
     type_rows(wb, RESULTATS, load("dbm").RESULTATS)
@@ -263,19 +272,17 @@ def _threshold_warnings(thresholds: dbm.Thresholds, cells: dict[str, str] | None
             f"précédente) ; aucun joueur ({low}) ne joue en ({high}) en cours de saison." for name, low, high in blank]
 
 
-def _read_players(book: Book, problems: Problems) -> tuple[dict[str, dbm.PlayerClass], dict[str, str], dict[str, Record]]:
-    """Each player's class and club, and his line of the Joueurs table."""
+def _read_players(book: Book, problems: Problems) -> tuple[Register, dict[str, dbm.PlayerClass], dict[str, Record]]:
+    """The register, each player's class, and his line of the Joueurs table."""
+    register = read_register(book, JOUEURS, problems)
     classes: dict[str, dbm.PlayerClass] = {}
-    clubs: dict[str, str] = {}
     records: dict[str, Record] = {}
-    for player, record in read_players(book, JOUEURS, problems):
-        records[player] = record
+    for entry in register:
+        record = records[entry.name] = entry.record
         cls = parse_cell(problems, record, "Classe", lambda v: None if v is None else dbm.PlayerClass.parse(v))
         if cls is not None:
-            classes[player] = cls
-        if club := club_of(record):
-            clubs[player] = club
-    return classes, clubs, records
+            classes[entry.name] = cls
+    return register, classes, records
 
 
 def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
@@ -306,14 +313,15 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
 COLUMNS = {"player": "Joueur", "partner": "Équipier", "place": "Place", "referee": "Arbitre"}
 
 
-def _read_results(book: Book, problems: Problems, tournaments: dict[str, TournamentRow]) -> list[Line]:
+def _read_results(book: Book, problems: Problems, tournaments: dict[str, TournamentRow],
+                  register: Register) -> list[Line]:
     lines: list[Line] = []
     records: list[Record] = []
     checks = dbm.EntryChecks(lambda i: f"ligne {records[i].row}")
     for record in read_table(book, RESULTATS, problems):
         found = problems.mark()
-        tournament, player = tournament_and_player(record, problems, tournaments)
-        partner = as_text(record.values.get("Équipier"))
+        tournament, player = tournament_and_player(record, problems, tournaments, register.resolve)
+        partner = register.resolve(problems, record, "Équipier")
         place = parse_cell(problems, record, "Place", as_positive_int)
         referee = parse_cell(problems, record, "Arbitre", as_yes_no)
         if problems.since(found) or tournament is None or player is None:
@@ -388,13 +396,13 @@ def _newcomers(lines: list[Line], classes: dict[str, dbm.PlayerClass], listed: d
 
 
 def _spellings(lines: list[Line], listed: dict[str, Record]) -> list[str]:
-    """Names probably of one person (:func:`spelling_warnings`), from the Joueurs table and the results."""
+    """Names probably of one person (:func:`duplicate_warnings`), from the Joueurs table and the results."""
     typed = [(p, at_cell(listed[p], "Joueur")) for p in listed]
     for line in lines:
         typed.append((line.entry.player, at_cell(line.record, "Joueur")))
         if line.entry.partner:
             typed.append((line.entry.partner, at_cell(line.record, "Équipier")))
-    return spelling_warnings(typed)
+    return duplicate_warnings(typed)
 
 
 def season_label(given: str | None, rows: list[TournamentRow]) -> str:
@@ -409,7 +417,7 @@ class Typed:
     season: str | None
     thresholds: dbm.Thresholds | None
     classes: dict[str, dbm.PlayerClass]
-    clubs: dict[str, str]
+    register: Register
     tournaments: list[TournamentRow]
     lines: list[Line]
     listed: dict[str, Record] = field(default_factory=dict)  # each player's line of the Joueurs table
@@ -419,17 +427,17 @@ class Typed:
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
     season, thresholds, cells = _read_parameters(book, problems)
-    classes, clubs, listed = _read_players(book, problems)
+    register, classes, listed = _read_players(book, problems)
     rows = _read_tournaments(book, problems)
-    lines = _read_results(book, problems, {row.name: row for row in rows})
+    lines = _read_results(book, problems, {row.name: row for row in rows}, register)
     _check_tournaments(rows, lines, problems)
-    return Typed(season, thresholds, classes, clubs, rows, lines, listed, cells)
+    return Typed(season, thresholds, classes, register, rows, lines, listed, cells)
 
 
 def summarise(typed: Typed) -> Summary:
     """The season computed by the core (:func:`xlcircuit.dbm.run_season`)."""
     assert typed.thresholds is not None  # read() adds a problem for each missing threshold
-    rows, lines, classes, clubs = typed.tournaments, typed.lines, typed.classes, typed.clubs
+    rows, lines, classes, clubs = typed.tournaments, typed.lines, typed.classes, typed.register.clubs()
     entries: dict[str, list[dbm.Entry]] = defaultdict(list)
     for line in lines:
         entries[line.tournament].append(line.entry)
@@ -632,7 +640,11 @@ def report(summary: Summary) -> list[str]:
     return lines + top_lines(table1, SHOWN, TABLEAU1.sheet, line)
 
 
-STEPS = Steps(FEDERATION, Owned.of(_OUTPUTS), read, summarise, outputs)
+#: What the journal and ``xlcircuit diff`` compare: each result's place and partner, each active player's place
+#: and total in Tableau 1.
+TRACKED = Tracked(POINTS, ("Tournoi",), ("Joueur",), ("Place", "Équipier"), TABLEAU1, "Joueur", "Place", "Total")
+STEPS = Steps(FEDERATION, Owned.of(_OUTPUTS), read, summarise, outputs,
+              journal=Journal(TITLE, TRACKED, lambda summary: report(summary)[0]))
 compute, fill = STEPS.compute, STEPS.fill
 
 
@@ -684,11 +696,62 @@ def explain(summary: Summary, wanted: str) -> list[str]:
     return lines
 
 
+# --- season after season ---------------------------------------------------------------------------
+
+
+def honours(summary: Summary) -> Honours:
+    """The season's line of the palmarès: Tableau 1 « désigne le champion » (TABLEAUX), and its next two; the
+    first team of the Classement par équipes."""
+    champion, second, third = seasons.podium((r.place, r.record.player) for r in summary.report.tableau1)
+    team = next((t for t in summary.report.teams if t.place == 1), None)
+    titles = (f"Classement par équipes : {team.club} (équipe {team.number} : {', '.join(team.players)})"
+              if team else None)
+    return Honours(summary.season, champion, second, third, titles)
+
+
+def _threshold(value: float | None, player: str | None, letter: str, summary: Summary) -> Parameter:
+    """A threshold of next season, its comment naming the reference player."""
+    name = f"seuil_{letter}"
+    season = f" {summary.season}" if summary.season else ""
+    if value is None or player is None:
+        return Parameter(name, None, f"aucun joueur actif ({letter}) en fin de saison{season} : vide, aucun passage "
+                                     f"en ({letter}) en cours de saison")
+    place = next(r.place for r in summary.report.tableau1 if r.record.player == player)
+    return Parameter(name, value, f"moyenne finale {of(player)}, dernier joueur actif ({letter}) en fin de saison"
+                                  f"{season} ({_nth(place)} du tableau 1) : {_decimal(value)}", TWO)
+
+
+def carry(summary: Summary, register: Register) -> Carry:
+    """Next season (VBJ, VAJ): every player's class from this season's end (« En fin de saison, et pour le début
+    de la saison suivante »), and seuil_S, seuil_O from this season's last active (S) and (O)
+    (:func:`xlcircuit.rules.dbm.next_thresholds`)."""
+    report = summary.report
+    following = dbm.next_thresholds(report.tableau1)
+    s = _threshold(following.seuil_s, following.player_s, "S", summary)
+    o = _threshold(following.seuil_o, following.player_o, "O", summary)
+    extra = {player: {"Classe": change.end.letter} for player, change in report.classes.items()}
+    people = sorted({r.player for results in report.results.values() for r in results}
+                    | {r.partner for results in report.results.values() for r in results if r.partner},
+                    key=lambda p: (fold(p), p))
+    players = register_rows(register, extra, people)
+    notes = [f"{p.name} : {p.comment}." for p in (s, o)]
+    notes.append(f"Classes : celle de fin de saison de chaque joueur (feuille « {CLASSES.sheet} »), pour "
+                 f"{count(len(extra), 'joueur')} ; les autres sont des nouveaux ({dbm.NEWCOMER.letter}).")
+    return Carry([Parameter("Saison", seasons.next_name(summary.season), COMMENTS["Saison"]), s, o], players, notes)
+
+
 class Dbm(Adapter):
     """The dbm workbook (see the module's docstring)."""
 
     info, steps = INFO, STEPS
     inputs, standings, lines = INPUTS, STANDINGS, LINES
+    players, parameters = JOUEURS, PARAMETRES
+
+    def honours(self, summary: Summary) -> Honours:
+        return honours(summary)
+
+    def carry(self, summary: Summary, register: Register) -> Carry:
+        return carry(summary, register)
 
     def new_workbook(self) -> Workbook:
         return new_workbook()

@@ -9,29 +9,39 @@ from dataclasses import dataclass, field
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..rules import elo
+from ..rules import elo, seasons
 from ..rules.errors import InvalidInput
 from ..rules.text import fold, in_words
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_text
+from ..workbook.journal import Journal, Tracked
 from ..workbook.procedure import Steps
 from ..workbook.read import read_table
+from ..workbook.register import Register, duplicate_warnings, players_table, read_register, unmatched_warnings
+from ..workbook.seasons import Carry, Honours, Parameter, add_season_sheets, register_rows
 from ..workbook.sheets import (
-    CLUBS,
     at_cell,
     fill_step,
     finish_workbook,
     parameters_table,
     parse_cell,
     podium_or_club,
-    read_clubs,
     read_parameters,
-    spelling_warnings,
     start_workbook,
-    unmatched_players,
 )
 from ..workbook.spec import Column, Output, Problems, Record, TableSpec
-from ..workbook.wording import count, decimal_comma, find_player, nth, signed, summed, title, top_lines, when
+from ..workbook.wording import (
+    count,
+    decimal_comma,
+    find_player,
+    nth,
+    season_years,
+    signed,
+    summed,
+    title,
+    top_lines,
+    when,
+)
 from ..workbook.write import type_rows
 from ..xlsx import Book, Owned
 from . import federation
@@ -57,7 +67,10 @@ _WINNER_WORDS = {
 }
 
 REGLAGES = parameters_table("Réglages", "Reglages")
-JOUEURS = CLUBS
+#: The register: each player's club, and where he starts from (his rating and the ranked games he has played,
+#: carried over from last season or typed by hand; blank: 1000 and none).
+JOUEURS = players_table(Column("Club", width=30), Column("Elo", required=False, width=8, number_format=RATING_FORMAT),
+                        Column("Parties", required=False, width=9), required=False)
 PARTIES = TableSpec("Parties", "Parties", (
     Column("Date", width=12, number_format=DATE_FORMAT),
     Column("Partie", width=14),
@@ -100,15 +113,17 @@ GUIDE = [
     f"   le même pour tous ses joueurs), le joueur et son total. De {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS} joueurs "
     "par partie ; ex aequo :",
     "   le même total. Les parties sont comptées dans l'ordre des dates, puis dans l'ordre tapé.",
-    "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
+    "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur (pour « xlcircuit share --clubs ») ; Elo et",
+    "   Parties : la note d'un joueur qui a déjà joué et son nombre de parties classées (vide : 1000 et 0) ;",
+    "   Identifiant et Alias (autres orthographes, séparées par « ; ») : lus comme son nom.",
     *fill_step(4),
     "",
-    f"Tout le monde commence à {elo.START}. Chaque partie est l'ensemble de ses duels ; la variation d'un joueur est",
-    f"K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ; K vaut {_K_FIRST} pour les parties 1 "
-    f"à {_K_GAMES},",
-    f"{_K_SECOND} jusqu'à la {_K_UNTIL}e, puis {elo.K_LAST}. Le seul premier gagne au moins 1 point, le seul dernier "
-    "en perd au moins 1 ;",
-    f"aucune note ne descend sous {elo.FLOOR}. Paliers : {', '.join(_TIERS[:4])},",
+    f"Tout le monde commence à {elo.START} (ou à l'Elo de la table Joueurs). Chaque partie est l'ensemble de ses",
+    "duels ; la variation d'un joueur est K × (obtenu - attendu), arrondie au plus proche (demis vers le haut) ;",
+    f"K vaut {_K_FIRST} pour les parties 1 à {_K_GAMES}, {_K_SECOND} jusqu'à la {_K_UNTIL}e, puis {elo.K_LAST} (parties "
+    "déjà jouées comprises).",
+    f"Le seul premier gagne au moins 1 point, le seul dernier en perd au moins 1 ; aucune note ne descend sous {elo.FLOOR}.",
+    f"Paliers : {', '.join(_TIERS[:4])},",
     f"{', '.join(_TIERS[4:])}, annoncés après les {in_words(elo.PLACEMENT_GAMES)} parties de placement.",
     "",
     "Les tables Historique et Classement sont réécrites à chaque remplissage : n'y tapez rien.",
@@ -137,6 +152,7 @@ class Summary:
     name: str = ""
     warnings: list[str] = field(default_factory=list)
     clubs: dict[str, str] = field(default_factory=dict)  # player -> club, from the Joueurs table
+    starts: dict[str, elo.Start] = field(default_factory=dict)  # where the players of the Joueurs table start
 
 
 #: The tables the organiser fills in (named by ``xlcircuit new``).
@@ -157,6 +173,7 @@ def new_workbook() -> Workbook:
     wb[REGLAGES.sheet].add_data_validation(winner)
     finish_workbook(wb, FEDERATION, [(HISTORIQUE, _title("historique des parties")),
                                      (CLASSEMENT, _title("classement"))])
+    add_season_sheets(wb, TITLE)
     return wb
 
 
@@ -201,7 +218,32 @@ def _total(value: object) -> float | None:
     return total
 
 
-def _read_lines(book: Book, problems: Problems) -> list[Entry]:
+def _read_players(book: Book, problems: Problems) -> tuple[Register, dict[str, elo.Start]]:
+    """The register, and where each player of it with an Elo or a number of games starts from (§6, §7)."""
+    register = read_register(book, JOUEURS, problems)
+    starts: dict[str, elo.Start] = {}
+    for entry in register:
+        values = entry.record.values
+        if values.get("Elo") is None and values.get("Parties") is None:
+            continue
+        rating = parse_cell(problems, entry.record, "Elo", _whole, "Elo")
+        games = parse_cell(problems, entry.record, "Parties", _whole, "nombre de parties")
+        mark = problems.mark()
+        try:
+            starts[entry.name] = elo.start_of(rating, games)
+        except InvalidInput as exc:
+            problems.at(entry.record, "Elo" if "Elo" in str(exc) else "Parties", str(exc))
+        if problems.since(mark):
+            starts.pop(entry.name, None)
+    return register, starts
+
+
+def _whole(value: object, what: str) -> float | None:
+    """A number as typed (the core checks it is whole and within bounds)."""
+    return as_number(value, what)
+
+
+def _read_lines(book: Book, problems: Problems, register: Register) -> list[Entry]:
     entries = []
     for record in read_table(book, PARTIES, problems):
         found = problems.mark()
@@ -211,8 +253,8 @@ def _read_lines(book: Book, problems: Problems) -> list[Entry]:
         game = as_text(record.values["Partie"])
         if game is None:
             problems.at(record, "Partie", "partie manquante : un numéro ou un nom, le même pour tous ses joueurs")
-        player = as_text(record.values["Joueur"])
-        if player is None:
+        player = register.resolve(problems, record, "Joueur")
+        if player is None and as_text(record.values.get("Joueur")) is None:
             problems.at(record, "Joueur", "nom du joueur manquant")
         total = parse_cell(problems, record, "Total", _total)
         if total is None and record.values.get("Total") is None:
@@ -235,9 +277,9 @@ def _games(entries: list[Entry], problems: Problems) -> list[elo.Game]:
     return games
 
 
-def _warnings(entries: list[Entry], clubs: dict[str, str]) -> list[str]:
-    warnings = spelling_warnings((entry.player, at_cell(entry.record, "Joueur")) for entry in entries)
-    return warnings + unmatched_players(clubs, {entry.player for entry in entries}, "aucune partie")
+def _warnings(entries: list[Entry], register: Register, starts: dict[str, elo.Start]) -> list[str]:
+    warnings = duplicate_warnings((entry.player, at_cell(entry.record, "Joueur")) for entry in entries)
+    return warnings + unmatched_warnings(register, {entry.player for entry in entries} | set(starts), "aucune partie")
 
 
 @dataclass
@@ -246,7 +288,8 @@ class Typed:
 
     lowest_wins: bool
     name: str
-    clubs: dict[str, str]
+    register: Register
+    starts: dict[str, elo.Start]
     entries: list[Entry]
     games: list[elo.Game]
     defaults: list[str] = field(default_factory=list)  # a blank setting read as its default, said where
@@ -255,16 +298,17 @@ class Typed:
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
     lowest_wins, name, defaults = _read_settings(book, problems)
-    clubs = read_clubs(book, JOUEURS, problems)
-    entries = _read_lines(book, problems)
-    return Typed(lowest_wins, name, clubs, entries, _games(entries, problems), defaults)
+    register, starts = _read_players(book, problems)
+    entries = _read_lines(book, problems, register)
+    return Typed(lowest_wins, name, register, starts, entries, _games(entries, problems), defaults)
 
 
 def summarise(typed: Typed) -> Summary:
     """The history played by the core (:func:`xlcircuit.elo.run_history`)."""
-    history = elo.run_history(typed.games, typed.lowest_wins)
+    history = elo.run_history(typed.games, typed.lowest_wins, typed.starts)
     return Summary(typed.games, history, typed.lowest_wins, typed.name,
-                   typed.defaults + _warnings(typed.entries, typed.clubs), typed.clubs)
+                   typed.defaults + _warnings(typed.entries, typed.register, typed.starts), typed.register.clubs(),
+                   typed.starts)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -299,8 +343,8 @@ def _title(what: str, name: str = "", day: dt.date | None = None) -> str:
 
 
 STANDINGS_NOTES = (
-    "Elo : 1000 au départ, puis après chaque partie l'Elo d'avant plus la variation K × (obtenu - attendu), "
-    "arrondie ;",
+    "Elo : 1000 au départ (ou celui de la table Joueurs), puis après chaque partie l'Elo d'avant plus la variation "
+    "K × (obtenu - attendu), arrondie ;",
     "aucune note sous 100. Le détail de chaque partie : feuille « Historique ». Palier : annoncé après les "
     "cinq parties de placement.",
 )
@@ -329,7 +373,10 @@ def report(summary: Summary) -> list[str]:
                              lambda s: f"  {s.rank:>3}. {s.player:<28} {s.rating:>6}  {tier_text(s)}")
 
 
-STEPS = Steps(FEDERATION, Owned.of((HISTORIQUE, CLASSEMENT)), read, summarise, outputs)
+#: What the journal and ``xlcircuit diff`` compare: each player's total in each game, each rank and rating.
+TRACKED = Tracked(HISTORIQUE, ("Partie",), ("Joueur",), ("Total",), CLASSEMENT, "Joueur", "Rang", "Elo")
+STEPS = Steps(FEDERATION, Owned.of((HISTORIQUE, CLASSEMENT)), read, summarise, outputs,
+              journal=Journal(TITLE, TRACKED, lambda summary: report(summary)[0]))
 compute, fill = STEPS.compute, STEPS.fill
 
 
@@ -342,8 +389,12 @@ def explain(summary: Summary, wanted: str) -> list[str]:
     history = summary.history
     player = find_player(wanted, [s.player for s in history.standings])
     standing = next(s for s in history.standings if s.player == player)
+    start = summary.starts.get(player, elo.Start())
+    played = count(start.games, "partie classée", "parties classées") + f" déjà jouée{'s' if start.games > 1 else ''}"
+    begun = (f"Départ : {start.rating}, de la table Joueurs ({played})" if player in summary.starts
+             else f"Départ : {elo.START}")
     lines = [f"{player} — {TITLE}{' : ' + summary.name if summary.name else ''}",
-             f"Départ : {elo.START}. Chaque partie : variation = K × (obtenu - attendu), arrondie au plus "
+             f"{begun}. Chaque partie : variation = K × (obtenu - attendu), arrondie au plus "
              "proche ; le seul premier gagne au moins 1 point, le seul dernier en perd au moins 1 ; jamais sous 100.",
              ""]
     deltas = []
@@ -358,10 +409,36 @@ def explain(summary: Summary, wanted: str) -> list[str]:
                      f"{decimal_comma(c.score, 4)} → {decimal_comma(c.raw, 2)} → {signed(c.delta)}{note} ; Elo {c.after}")
         deltas.append(c.delta)
     lines.append("")
-    lines.append(f"Somme : {summed([elo.START] + deltas, 0, str(standing.rating))}")
+    lines.append(f"Somme : {summed([start.rating] + deltas, 0, str(standing.rating))}")
     lines.append(f"Rang : {standing.rank} ; palier : {tier_text(standing)}.")
     lines.append(f"Elo au classement : {standing.rating}")
     return lines
+
+
+# --- season after season ---------------------------------------------------------------------------
+
+
+def season_name(summary: Summary) -> str:
+    """The ranking's name (« Nom »), else the years of its games."""
+    return summary.name or season_years(g.date for g in summary.games)
+
+
+def honours(summary: Summary) -> Honours:
+    """The palmarès line: the first three of the standings by rating."""
+    return Honours(season_name(summary), *seasons.podium((s.rank, s.player) for s in summary.history.standings))
+
+
+def carry(summary: Summary, register: Register) -> Carry:
+    """Next workbook: everyone starts where this one left him, his rating and ranked games played (K and the
+    placement count them: :class:`xlcircuit.rules.elo.Start`); the same winner rule, the name a year on."""
+    standings = summary.history.standings
+    extra: dict[str, dict[str, object]] = {s.player: {"Elo": s.rating, "Parties": s.games} for s in standings}
+    players = register_rows(register, extra, [s.player for s in standings])
+    name = seasons.next_name(summary.name) or summary.name or None
+    winner = LOWEST if summary.lowest_wins else HIGHEST
+    notes = [f"Elo et Parties : la note et le nombre de parties classées de {count(len(extra), 'joueur')} à la fin "
+             f"de ce classeur (le coefficient K et le placement en tiennent compte)."]
+    return Carry([Parameter("Nom", name), Parameter("Vainqueur", winner)], players, notes)
 
 
 class Elo(Adapter):
@@ -369,6 +446,13 @@ class Elo(Adapter):
 
     info, steps = INFO, STEPS
     inputs, standings, lines = INPUTS, STANDINGS, LINES
+    players, parameters = JOUEURS, REGLAGES
+
+    def honours(self, summary: Summary) -> Honours:
+        return honours(summary)
+
+    def carry(self, summary: Summary, register: Register) -> Carry:
+        return carry(summary, register)
 
     def new_workbook(self) -> Workbook:
         return new_workbook()

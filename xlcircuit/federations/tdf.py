@@ -14,16 +14,18 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..rules import limits, tdf
+from ..rules import limits, seasons, tdf
 from ..rules.errors import InvalidInput
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no, put
+from ..workbook.journal import Journal, Tracked
 from ..workbook.layout import PAPER_A4, chart_title
 from ..workbook.procedure import Steps
 from ..workbook.read import read_table, table_bounds
+from ..workbook.register import Register, duplicate_warnings, players_table, read_register, unmatched_warnings
+from ..workbook.seasons import Carry, Honours, Parameter, add_season_sheets, register_rows
 from ..workbook.sheets import (
-    CLUBS,
     Parameters,
     at_cell,
     fill_step,
@@ -31,13 +33,10 @@ from ..workbook.sheets import (
     parameters_table,
     parse_cell,
     podium_or_club,
-    read_clubs,
     read_parameters,
-    spelling_warnings,
     start_workbook,
     tournament_and_player,
     tournament_name,
-    unmatched_players,
 )
 from ..workbook.spec import Column, Mark, Output, Problems, Record, TableSpec
 from ..workbook.wording import count, decimal_comma, find_player, nth, percents, season_years, summed, title, top_lines, when
@@ -67,7 +66,7 @@ MAX_CURVES = 100  # tournaments drawn on the Courbes sheet (the most recent ones
 CURVES_SHEET = "Courbes"
 
 PARAMETRES = parameters_table("Saison")
-JOUEURS = CLUBS
+JOUEURS = players_table(Column("Club", width=30), required=False)
 TOURNOIS = TableSpec("Tournois", "Tournois", (
     Column("Tournoi", width=36),
     Column("Date", width=12, number_format=DATE_FORMAT),
@@ -112,7 +111,8 @@ GUIDE = [
     "   Sans place, indiquez le rôle : organisateur (non joueur), aide, annulé (présent à un",
     "   tournoi annulé) : 100 points. Points imposés (facultatif) : un nombre, ou « place N »",
     "   pour les points de la place N (décisions particulières du règlement).",
-    "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur, pour « xlcircuit share --clubs ».",
+    "3. Feuille « Joueurs » (facultatif) : le club de chaque joueur (pour « xlcircuit share --clubs »), son",
+    "   identifiant (licence) et ses autres orthographes (Alias, séparées par « ; »), lues comme son nom.",
     *fill_step(4),
     "",
     "Les tables Points et Classement et la feuille Courbes sont réécrites à chaque remplissage :",
@@ -147,6 +147,7 @@ class Summary:
     warnings: list[str] = field(default_factory=list)
     season: str = ""  # "2025-2026", as the Saison sheet says or the dates imply
     clubs: dict[str, str] = field(default_factory=dict)  # player -> club, from the Joueurs table
+    register: Register = field(default_factory=Register)  # the Joueurs table, as read
 
 
 #: The tables the organiser fills in (named by ``xlcircuit new``).
@@ -165,6 +166,7 @@ def new_workbook() -> Workbook:
     finish_workbook(wb, FEDERATION, [(POINTS, title(TITLE, "points par tournoi")),
                                      (CLASSEMENT, title(TITLE, "classement"))])
     wb.create_sheet(CURVES_SHEET)
+    add_season_sheets(wb, TITLE)
     return wb
 
 
@@ -217,11 +219,11 @@ def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
     return rows
 
 
-def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list[Entry]:
+def _read_results(book: Book, problems: Problems, tournaments: set[str], register: Register) -> list[Entry]:
     entries = []
     for record in read_table(book, RESULTATS, problems):
         found = problems.mark()
-        tournament, player = tournament_and_player(record, problems, tournaments)
+        tournament, player = tournament_and_player(record, problems, tournaments, register.resolve)
         place = parse_cell(problems, record, "Place", as_positive_int)
         role = parse_cell(problems, record, "Rôle", tdf.Role.parse)
         imposed_points, imposed_place = parse_cell(problems, record, "Points imposés", _imposed) or (None, None)
@@ -269,7 +271,7 @@ def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: td
                             "elle remontent d'une place.")
         if not report.scored[t.name]:
             warnings.append(f"Le tournoi « {t.name} » n'a encore aucun résultat.")
-    return warnings + spelling_warnings((entry.line.player, at_cell(entry.record, "Joueur")) for entry in entries)
+    return warnings + duplicate_warnings((entry.line.player, at_cell(entry.record, "Joueur")) for entry in entries)
 
 
 def season_label(parameters: Parameters, tournaments: list[TournamentRow]) -> str:
@@ -286,7 +288,7 @@ class Typed:
     """The input tables as read."""
 
     parameters: Parameters
-    clubs: dict[str, str]
+    register: Register
     tournaments: list[TournamentRow]
     entries: list[Entry]
 
@@ -294,11 +296,11 @@ class Typed:
 def read(book: Book, problems: Problems) -> Typed:
     """The input tables, every problem added to ``problems``."""
     parameters = read_parameters(book, PARAMETRES, problems)
-    clubs = read_clubs(book, JOUEURS, problems)
+    register = read_register(book, JOUEURS, problems)
     tournaments = sorted(_read_tournaments(book, problems), key=_order)
-    entries = _read_results(book, problems, {t.name for t in tournaments})
+    entries = _read_results(book, problems, {t.name for t in tournaments}, register)
     _check_tournaments(entries, problems)
-    return Typed(parameters, clubs, tournaments, entries)
+    return Typed(parameters, register, tournaments, entries)
 
 
 def summarise(typed: Typed) -> Summary:
@@ -308,10 +310,10 @@ def summarise(typed: Typed) -> Summary:
         lines[entry.tournament].append(entry.line)
     season = [tdf.Tournament(t.name, t.kind, t.interrupted, tuple(lines[t.name])) for t in typed.tournaments]
     report = tdf.run_season(season)
-    warnings = _warnings(typed.tournaments, typed.entries, report) + unmatched_players(
-        typed.clubs, {e.line.player for e in typed.entries})
+    warnings = _warnings(typed.tournaments, typed.entries, report) + unmatched_warnings(
+        typed.register, {e.line.player for e in typed.entries})
     return Summary(typed.tournaments, typed.entries, report, warnings, season_label(typed.parameters, typed.tournaments),
-                   typed.clubs)
+                   typed.register.clubs(), typed.register)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -586,7 +588,10 @@ def _charts(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]
         _curves(book.wb, points_sheet, points, standings_sheet, standings)
 
 
-STEPS = Steps(FEDERATION, Owned.of((POINTS, CLASSEMENT), sheets=(CURVES_SHEET,)), read, summarise, outputs, _charts)
+#: What the journal and ``xlcircuit diff`` compare: each result's place and status, each person's rank and total.
+TRACKED = Tracked(POINTS, ("Tournoi",), ("Joueur",), ("Place", "Statut"), CLASSEMENT, "Joueur", "Rang", "Total")
+STEPS = Steps(FEDERATION, Owned.of((POINTS, CLASSEMENT), sheets=(CURVES_SHEET,)), read, summarise, outputs, _charts,
+              Journal(TITLE, TRACKED, lambda summary: report(summary)[0]))
 compute, fill = STEPS.compute, STEPS.fill
 
 
@@ -646,11 +651,32 @@ def explain(summary: Summary, wanted: str) -> list[str]:
     return lines
 
 
+# --- season after season ---------------------------------------------------------------------------
+
+
+def honours(summary: Summary) -> Honours:
+    """The season's line of the palmarès: the podium of the standings (the ranked persons, §2)."""
+    return Honours(summary.season, *seasons.podium((st.rank, st.player) for st in summary.report.standings))
+
+
+def carry(summary: Summary, register: Register) -> Carry:
+    """Next season: its name, and the register (everyone of the Joueurs table, then everyone with a result)."""
+    people = [st.player for st in summary.report.standings]
+    return Carry([Parameter("Saison", seasons.next_name(summary.season))], register_rows(register, {}, people))
+
+
 class TourDeFrance(Adapter):
     """The tdf workbook (see the module's docstring)."""
 
     info, steps = INFO, STEPS
     inputs, standings, lines = INPUTS, STANDINGS, LINES
+    players, parameters = JOUEURS, PARAMETRES
+
+    def honours(self, summary: Summary) -> Honours:
+        return honours(summary)
+
+    def carry(self, summary: Summary, register: Register) -> Carry:
+        return carry(summary, register)
 
     def new_workbook(self) -> Workbook:
         return new_workbook()

@@ -18,15 +18,18 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..rules import limits, torres
+from ..rules import limits, seasons, torres
 from ..rules.errors import InvalidInput, Problem, WorkbookProblems
 from ..rules.mechanics import format_half_up, rounded_parts
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_number, as_positive_int, as_text, as_whole, as_yes_no, shown
+from ..workbook.journal import Journal, Tracked
 from ..workbook.layout import PAPER_A4, TITLE_ROWS, style_table
 from ..workbook.procedure import Steps
 from ..workbook.read import find_table, read_table, table_bounds
+from ..workbook.register import WORKBOOK, Register, duplicate_warnings, players_table, read_register
+from ..workbook.seasons import Carry, Honours, Parameter, add_season_sheets, register_rows
 from ..workbook.sheets import (
     CLUB_COLOUR,
     Parameters,
@@ -37,8 +40,6 @@ from ..workbook.sheets import (
     parameters_table,
     parse_cell,
     read_parameters,
-    read_players,
-    spelling_warnings,
     start_workbook,
 )
 from ..workbook.spec import Column, Output, Problems, Record, TableSpec
@@ -64,14 +65,13 @@ MAX_DIVISION = limits.TORRES_MAX_DIVISION
 COLOURS = {"champion": "FFE699", "up": "C6EFCE", "down": "FFC7CE", "leaves": "D9D9D9"}
 
 PARAMETRES = parameters_table("Saison")
-JOUEURS = TableSpec("Joueurs", "Joueurs", (
-    Column("Joueur", width=26),
+JOUEURS = players_table(
     Column("Elo", width=8, number_format=ELO_FORMAT),
     Column("Division", width=10),
     Column("Groupe", width=9),
     Column("Statut", width=12, choices=tuple(s.value for s in torres.Status)),
     Column("Club", required=False, width=26),
-))
+)
 MATCHS = TableSpec("Matchs", "Matchs", (
     Column("Division", width=10),
     Column("Groupe", width=9),
@@ -146,7 +146,9 @@ GUIDE = [
     "1. Feuille « Joueurs » : une ligne par joueur : Elo TORRES de Boîte à Jeux au début de la saison,",
     "   division et groupe de cette saison, statut : actif (ou vide), forfait (exclu : classé dernier),",
     "   retrait (joue cette saison, part ensuite), nouveau (sans division : entre la saison prochaine en",
-    "   division la plus basse), retour (division où il revient, s'il y a une place).",
+    "   division la plus basse), retour (division où il revient, s'il y a une place), parti (ne joue pas :",
+    "   gardé avec la division de son retour ; pour qu'il revienne, écrivez retour, ou nouveau sans division).",
+    "   Identifiant et Alias (autres orthographes, séparées par « ; ») : facultatifs, lus comme son nom.",
     "2. Lancez « xlcircuit schedule CE_FICHIER.xlsx » : la feuille « Calendrier » reçoit les 15 matchs de",
     "   chaque groupe de dix (la Graine ci-dessus fixe le tirage ; vide : déduite du nom de la saison).",
     "3. Feuille « Matchs » : une ligne par joueur et par match : division, groupe, numéro du match, joueur,",
@@ -200,6 +202,7 @@ def new_workbook() -> Workbook:
     wb = start_workbook(TITLE, PARAMETRES, [("Saison", None), ("Graine", None)], INPUTS, GUIDE, 8)
     _print_setup(wb.create_sheet(GROUPS_SHEET))
     finish_workbook(wb, FEDERATION, [(spec, title(TITLE, what)) for spec, what in _OUTPUTS])
+    add_season_sheets(wb, TITLE)
     return wb
 
 
@@ -210,7 +213,7 @@ _OUTPUTS = ((GENERAL, "classement général"), (POINTS, "points par match"), (MO
 def put_example(wb: Workbook) -> None:
     """Type the bundled example season into the input tables."""
     type_rows(wb, PARAMETRES, [("Saison", load("torres").SAISON), ("Graine", load("torres").GRAINE)])
-    type_rows(wb, JOUEURS, [row + (None,) for row in load("torres").JOUEURS])
+    type_rows(wb, JOUEURS, [(*row, None) for row in load("torres").JOUEURS])
     type_rows(wb, MATCHS, load("torres").MATCHS)
 
 
@@ -284,6 +287,7 @@ class Roster:
     groups: dict[tuple[int, int], list[torres.Player]]
     clubs: dict[str, str]
     warnings: list[str]
+    register: Register = field(default_factory=Register)
 
 
 def _read_players(book: Book, problems: Problems) -> Roster:
@@ -291,7 +295,9 @@ def _read_players(book: Book, problems: Problems) -> Roster:
     records: dict[str, Record] = {}
     defaults: list[str] = []  # a blank read as its documented default, said at its cell
     clubs: dict[str, str] = {}
-    for name, record in read_players(book, JOUEURS, problems):
+    register = read_register(book, JOUEURS, problems)
+    for entry in register:
+        name, record = entry.name, entry.record
         found = problems.mark()
         if torres.is_fictitious(name):
             problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
@@ -307,25 +313,10 @@ def _read_players(book: Book, problems: Problems) -> Roster:
             continue
         if status is None:
             status = _blank_status(record, name, division, group, defaults)
-        if status is torres.Status.NEW and (division is not None or group is not None):
-            problems.at(record, "Division", "un nouveau joueur n'a ni division ni groupe cette saison : "
-                                            "videz ces cellules (il entrera en division la plus basse)")
+        placed = _placement(problems, record, status, division, group)
+        if placed is None:
             continue
-        if status is torres.Status.RETURNING:
-            if division is None:
-                problems.at(record, "Division", "division manquante : celle où le joueur revient")
-                continue
-            group = None
-        elif status is not torres.Status.NEW:
-            if division is None or group is None:
-                problems.at(record, "Division" if division is None else "Groupe",
-                            f"{'division' if division is None else 'groupe'} manquant : un joueur {status.value} "
-                            "joue cette saison dans une division et un groupe (sinon : nouveau ou retour)")
-                continue
-            if group > torres.groups_in(division):
-                problems.at(record, "Groupe", f"la D{division} a {torres.groups_in(division)} groupe"
-                                              f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")
-                continue
+        status, division, group = placed
         records[name] = record
         players.append(torres.Player(name, elo, division, group, status))
         if club := club_of(record):
@@ -335,8 +326,38 @@ def _read_players(book: Book, problems: Problems) -> Roster:
         if p.group is not None:
             groups[p.division, p.group].append(p)
     _check_pyramid(groups, records, problems)
-    spellings = spelling_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players)
-    return Roster(players, records, dict(sorted(groups.items())), clubs, defaults + spellings)
+    spellings = duplicate_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players)
+    return Roster(players, records, dict(sorted(groups.items())), clubs, defaults + spellings, register)
+
+
+def _placement(problems: Problems, record: Record, status: torres.Status, division: int | None,
+               group: int | None) -> tuple[torres.Status, int | None, int | None] | None:
+    """A Joueurs line's status, division and group as they go together; None, and a problem, when they do not."""
+    if status is torres.Status.NEW and (division is not None or group is not None):
+        problems.at(record, "Division", "un nouveau joueur n'a ni division ni groupe cette saison : "
+                                        "videz ces cellules (il entrera en division la plus basse)")
+        return None
+    if status is torres.Status.RETURNING:
+        if division is None:
+            problems.at(record, "Division", "division manquante : celle où le joueur revient")
+            return None
+        return status, division, None
+    if status is torres.Status.LEFT and group is not None:
+        problems.at(record, "Groupe", "un joueur parti ne joue pas cette saison : videz son groupe (sa "
+                                      "division, facultative, est celle où il reviendra)")
+        return None
+    if status in (torres.Status.NEW, torres.Status.LEFT):
+        return status, division, group
+    if division is None or group is None:
+        problems.at(record, "Division" if division is None else "Groupe",
+                    f"{'division' if division is None else 'groupe'} manquant : un joueur {status.value} "
+                    "joue cette saison dans une division et un groupe (sinon : nouveau, retour ou parti)")
+        return None
+    if group > torres.groups_in(division):
+        problems.at(record, "Groupe", f"la D{division} a {torres.groups_in(division)} groupe"
+                                      f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")
+        return None
+    return status, division, group
 
 
 def _blank_status(record: Record, name: str, division: int | None, group: int | None, defaults: list[str]) -> torres.Status:
@@ -388,7 +409,7 @@ def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[
     forfeits = {key: sum(p.status is torres.Status.FORFEIT for p in players) for key, players in roster.groups.items()}
     lines: dict[tuple[int, int, int], list[_Line]] = defaultdict(list)
     for record in read_table(book, MATCHS, problems):
-        read = _match_line(problems, record, members, forfeits)
+        read = _match_line(problems, record, members, forfeits, roster.register)
         if read is not None:
             lines[read[0]].append(read[1])
     matches: list[MatchRow] = []
@@ -400,16 +421,16 @@ def _read_matches(book: Book, problems: Problems, roster: Roster) -> tuple[list[
 
 
 def _match_line(problems: Problems, record: Record, members: dict[tuple[int, int], set[str]],
-                forfeits: dict[tuple[int, int], int]) -> tuple[tuple[int, int, int], _Line] | None:
+                forfeits: dict[tuple[int, int], int], register: Register) -> tuple[tuple[int, int, int], _Line] | None:
     """One line of the Matchs table: its match (division, group, number) and seat; None, and problems, if wrong."""
     found = problems.mark()
     division = parse_cell(problems, record, "Division", _division)
     group = parse_cell(problems, record, "Groupe", _group)
     number = parse_cell(problems, record, "Match", _match)
-    name = as_text(record.values["Joueur"])
+    name = register.resolve(problems, record, "Joueur")
     points = parse_cell(problems, record, "Points", _points)
     delayed = parse_cell(problems, record, "Retard", as_yes_no)
-    if name is None:
+    if name is None and as_text(record.values.get("Joueur")) is None:
         problems.at(record, "Joueur", "nom du joueur manquant")
     for header, value in (("Division", division), ("Groupe", group), ("Match", number)):
         if value is None and record.values.get(header) is None:
@@ -748,8 +769,13 @@ def _groups(book: Book, summary: Summary, written: list[tuple[Output, Worksheet]
     write_groups(book.wb, group_outputs(summary, day=dt.date.today()), problems)
 
 
+#: What the journal and ``xlcircuit diff`` compare: each player's points in each match (and a delay), each rank
+#: and victory points.
+TRACKED = Tracked(POINTS, ("Division", "Groupe", "Match"), ("Joueur",), ("Points particuliers", "Remarque"), GENERAL,
+                  "Joueur", "Rang", "Points de victoire")
 STEPS = Steps(FEDERATION, Owned.of((GENERAL, POINTS, MOUVEMENTS, SUIVANTE), pattern=GROUP_TABLE,
-                                   pattern_sheet=GROUPS_SHEET), read, summarise, outputs, _groups)
+                                   pattern_sheet=GROUPS_SHEET), read, summarise, outputs, _groups,
+              Journal(TITLE, TRACKED, lambda summary: report(summary)[0]))
 compute, fill = STEPS.compute, STEPS.fill
 
 
@@ -828,11 +854,54 @@ def explain(summary: Summary, wanted: str) -> list[str]:
     return lines
 
 
+# --- season after season ---------------------------------------------------------------------------
+
+
+def honours(summary: Summary) -> Honours:
+    """The palmarès line: « le premier de la D1 est déclaré champion », the D1's next two, and each other
+    group's first."""
+    champion, second, third = seasons.podium((s.rank, s.player.name) for s in summary.standings.get((1, 1), []))
+    firsts = [f"D{d}" + (f" groupe {g}" if torres.groups_in(d) > 1 else "") + f" : {table[0].player.name}"
+              for (d, g), table in summary.standings.items() if d > 1 and table and table[0].rank == 1]
+    return Honours(summary.season, champion, second, third, ("1ers : " + " ; ".join(firsts)) if firsts else None)
+
+
+def carry(summary: Summary, register: Register) -> Carry:
+    """Next season's Joueurs: the groups of « Saison suivante », returning and new players still waiting, players
+    who left with the division they would come back to (:func:`xlcircuit.rules.torres.carry_over`)."""
+    carried = torres.carry_over(summary.players, summary.standings, summary.next_season)
+    extra: dict[str, dict[str, object]] = {
+        c.name: {"Elo": c.elo, "Division": c.division, "Groupe": c.group, "Statut": c.status.value} for c in carried}
+    players = [row for row in register_rows(register, extra, [c.name for c in carried]) if row["Joueur"]]
+    order = {c.name: i for i, c in enumerate(carried)}
+    by_name = {e.typed: e.name for e in register}
+    players.sort(key=lambda row: order.get(by_name.get(str(row["Joueur"]), str(row["Joueur"])), len(order)))
+    playing = [c for c in carried if c.group is not None]
+    left = [c for c in carried if c.status is torres.Status.LEFT]
+    waiting = [c for c in carried if c.status in (torres.Status.NEW, torres.Status.RETURNING)]
+    divisions = len({c.division for c in playing})
+    notes = [f"Divisions et groupes : ceux de « {SUIVANTE.sheet} », {plural(len(playing), 'joueur')} en "
+             f"{plural(divisions, 'division')} ; {plural(len(left), 'parti', 'partis')} (forfait ou retrait : statut "
+             f"« parti ») ; {plural(len(waiting), 'joueur')} en attente d'une place (nouveau ou retour).",
+             "Elo : celui du début de la saison qui s'achève, reporté : tapez celui de Boîte à Jeux au début de la "
+             "nouvelle saison (il départage, 4e critère).",
+             f"Calendrier : xlcircuit schedule {WORKBOOK} tire les matchs de chaque groupe."]
+    return Carry([Parameter("Saison", seasons.next_name(summary.season)), Parameter("Graine", None)], players, notes)
+
+
 class Torres(Adapter):
     """The torres workbook (see the module's docstring)."""
 
     info, steps = INFO, STEPS
     inputs, standings, lines = INPUTS, STANDINGS, LINES
+    players, parameters = JOUEURS, PARAMETRES
+    player_needs = ("Elo", "Division", "Groupe")
+
+    def honours(self, summary: Summary) -> Honours:
+        return honours(summary)
+
+    def carry(self, summary: Summary, register: Register) -> Carry:
+        return carry(summary, register)
 
     def new_workbook(self) -> Workbook:
         return new_workbook()

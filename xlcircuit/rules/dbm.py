@@ -454,10 +454,10 @@ def _share_counts(active: int) -> tuple[int, ...]:
     return tuple(int(round_half_up(active * share / 100)) for share in SHARES)
 
 
-def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
-                 starts: Mapping[str, PlayerClass]) -> dict[str, NextClass]:
-    """Classes for next season: percentages of Tableau 1, I below 15, three-result players moved up,
-    occasional players moved up or down (S and X keep at least their class); absent players keep theirs."""
+def _shares(table1: Sequence[Ranked]) -> tuple[dict[str, tuple[PlayerClass, Reason]], dict[PlayerClass, Record],
+                                                dict[PlayerClass, Record]]:
+    """RÉPARTITION PAR CLASSES: each active player's class by his share of Tableau 1 (I below 15), and the first
+    and the last active player of each class, in Tableau 1 order (before the three-result adjustment)."""
     counts = _share_counts(len(table1))
     by_share: dict[str, tuple[PlayerClass, Reason]] = {}
     for ranked in table1:
@@ -474,7 +474,14 @@ def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
         cls = by_share[ranked.record.player][0]
         first.setdefault(cls, ranked.record)
         last[cls] = ranked.record
+    return by_share, first, last
 
+
+def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
+                 starts: Mapping[str, PlayerClass]) -> dict[str, NextClass]:
+    """Classes for next season: percentages of Tableau 1, I below 15, three-result players moved up,
+    occasional players moved up or down (S and X keep at least their class); absent players keep theirs."""
+    by_share, first, last = _shares(table1)
     out: dict[str, NextClass] = {}
     for ranked in table1:
         record = ranked.record
@@ -504,6 +511,27 @@ def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
         if player not in out:
             out[player] = NextClass(player, start, start, Reason.ABSENT)
     return out
+
+
+@dataclass(frozen=True)
+class NextThresholds:
+    """Next season's ``seuil_S`` and ``seuil_O``, and the players they come from (None: no such player)."""
+
+    seuil_s: float | None
+    player_s: str | None
+    seuil_o: float | None
+    player_o: str | None
+
+
+def next_thresholds(table1: Sequence[Ranked]) -> NextThresholds:
+    """VAJ, for next season: « la moyenne finale du dernier joueur « actif » (S) [(0)] de la saison précédente »,
+    read as the average, at the end of this season, of the last player of Tableau 1 in the (S) [(O)] share of
+    RÉPARTITION PAR CLASSES (the classes this season's end gives, before the three-result adjustment, as the
+    end of season reads « le dernier joueur actif de la classe immédiatement supérieure »); None without one."""
+    _, _, last = _shares(table1)
+    s, o = last.get(PlayerClass.S), last.get(PlayerClass.O)
+    return NextThresholds(s.mean if s else None, s.player if s else None, o.mean if o else None,
+                          o.player if o else None)
 
 
 # --- Checks of the typed lines: located violations -------------------------------------------------
@@ -639,9 +667,11 @@ def run_season(tournaments: Iterable[Tournament], classes: Mapping[str, PlayerCl
 
 
 __all__ = [
-    "ACTIVE", "BEST", "NEWCOMER", "SHARE_CLASSES", "USUAL_ROUNDS", "Entry", "EntryChecks", "NextClass", "PlayerClass",
+    "ACTIVE", "BEST", "NEWCOMER", "SHARE_CLASSES", "USUAL_ROUNDS", "Entry", "EntryChecks", "NextClass", "NextThresholds",
+    "PlayerClass",
     "Ranked", "Reason", "Record", "Result", "SeasonReport", "Team", "Thresholds", "Tournament", "Value", "average",
-    "base", "best_four", "class_value", "cmm", "current_class", "next_classes", "referee_bonus", "referee_violations",
+    "base", "best_four", "class_value", "cmm", "current_class", "next_classes", "next_thresholds", "referee_bonus",
+    "referee_violations",
     "result_points", "run_season", "score_tournament", "share_of",
     "tableau1", "tableau2", "teams", "tied_points", "tournament_value",
 ]

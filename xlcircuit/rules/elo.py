@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, localcontext
 from enum import Enum
 
 from .errors import InvalidInput, Violation
-from .limits import ELO_MAX_TOTAL
+from .limits import ELO_MAX_GAMES, ELO_MAX_RATING, ELO_MAX_TOTAL
 from .mechanics import competition_ranks, rank_key, round_half_up
 from .text import fold
 
@@ -34,6 +34,8 @@ K_LAST = 16
 PLACEMENT_GAMES = 5
 #: Largest total a game takes (either sign): :mod:`xlcircuit.limits`.
 MAX_TOTAL = ELO_MAX_TOTAL
+#: Largest starting rating and games already played a player may be given (:mod:`xlcircuit.limits`).
+MAX_RATING, MAX_GAMES = ELO_MAX_RATING, ELO_MAX_GAMES
 
 
 class Tier(Enum):
@@ -297,10 +299,53 @@ def play_order(games: Iterable[Game]) -> list[Game]:
     return sorted(games, key=lambda g: (g.date is None, g.date or dt.date.min))
 
 
-def run_history(games: Iterable[Game], lowest_wins: bool = True) -> History:
-    """§7: apply every game in date order, each from the ratings before it; everyone starts at 1000."""
-    rating: dict[str, int] = {}
-    played: dict[str, int] = {}
+@dataclass(frozen=True)
+class Start:
+    """Where a player starts this history from: his rating and the ranked games he has already played.
+
+    « Tout le monde commence à 1000 … puisque rien n'a encore été joué »: a player who has played starts where
+    his games left him; K (« 48 pour les parties 1 à 5, 28 de la sixième à la trentième, puis 16 … pour
+    toujours ») and the placement (« tant que les cinq ne sont pas jouées ») count the games already played.
+    """
+
+    rating: int = START
+    games: int = 0
+
+
+def start_of(rating: object, games: object) -> Start:
+    """§5-§7: a player's starting point as typed: a whole rating of at least the floor (100) and at most
+    ``MAX_RATING``, and a whole number of games played, 0 to ``MAX_GAMES``; None for either gives its default
+    (1000, or 0 games)."""
+    if rating is None:
+        rating = START
+    if not (isinstance(rating, (int, float)) and not isinstance(rating, bool) and float(rating).is_integer()
+            and FLOOR <= rating <= MAX_RATING):
+        raise InvalidInput(f"Elo attendu : un entier de {FLOOR} (le plancher) à {MAX_RATING} ; trouvé "
+                           f"{_typed(rating)}")
+    if games is None:
+        games = 0
+    if not (isinstance(games, (int, float)) and not isinstance(games, bool) and float(games).is_integer()
+            and 0 <= games <= MAX_GAMES):
+        raise InvalidInput(f"nombre de parties déjà jouées attendu : un entier de 0 à {MAX_GAMES} ; trouvé "
+                           f"{_typed(games)}")
+    return Start(int(rating), int(games))
+
+
+def _typed(value: object) -> str:
+    """A number as a message quotes it: ``50``, not ``50.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"« {value} »" if isinstance(value, str) else str(value)
+
+
+def run_history(games: Iterable[Game], lowest_wins: bool = True,
+                starts: Mapping[str, Start] | None = None) -> History:
+    """§7: apply every game in date order, each from the ratings before it; everyone starts at 1000, but a player
+    of ``starts``, who starts from his rating and games already played (:class:`Start`) and is in the standings
+    even without a game here."""
+    starts = starts or {}
+    rating: dict[str, int] = {p: s.rating for p, s in starts.items()}
+    played: dict[str, int] = {p: s.games for p, s in starts.items()}
     last: dict[str, dt.date | None] = {}
     lines: list[Played] = []
     for game in play_order(games):

@@ -23,6 +23,10 @@ CDF_MAX_BONUS = 10_000
 #: Elo game totals, either sign: totals are ranked to nine decimals (``mechanics.rank_key``), so a larger
 #: total would lose its decimals.
 ELO_MAX_TOTAL = 1e9
+#: Elo starting ratings and games already played (carried over from last season, or typed in ``Joueurs``): the
+#: highest tier starts at 1500; a million stops a mistyped number and keeps every rating exact.
+ELO_MAX_RATING = 1_000_000
+ELO_MAX_GAMES = 1_000_000
 #: TORRES numbers typed (Elo, in-game points), either sign: same reason as ``ELO_MAX_TOTAL``.
 TORRES_MAX_NUMBER = 1e9
 #: TORRES division numbers: a deeper pyramid would have millions of groups.
@@ -33,7 +37,8 @@ FUNCTION_MAX_CELLS = 100_000
 FUNCTION_MAX_NUMBER = 1e12
 
 __all__ = [
-    "CDF_MAX_BONUS", "DBM_MAX_ROUNDS", "ELO_MAX_TOTAL", "FUNCTION_MAX_CELLS", "FUNCTION_MAX_NUMBER", "MAX_IMPOSED",
+    "CDF_MAX_BONUS", "DBM_MAX_ROUNDS", "ELO_MAX_GAMES", "ELO_MAX_RATING",
+    "ELO_MAX_TOTAL", "FUNCTION_MAX_CELLS", "FUNCTION_MAX_NUMBER", "MAX_IMPOSED",
     "MAX_PLACE", "MAX_TOURNAMENT_NAME",
     "TORRES_MAX_DIVISION", "TORRES_MAX_NUMBER",
 ]

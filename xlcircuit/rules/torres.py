@@ -160,6 +160,7 @@ class Status(Enum):
     WITHDRAWN = "retrait"  # plays this season, leaves before the next one
     NEW = "nouveau"  # joins next season, in the lowest division
     RETURNING = "retour"  # comes back next season at the division given, if there is a place
+    LEFT = "parti"  # not in this season (withdrawn or forfeit earlier): kept with the division he would return to
 
     @classmethod
     def parse(cls, text: object) -> Status | None:
@@ -846,6 +847,63 @@ def _slot_order(m: Movement) -> tuple[int | str, ...]:
     came = s.player.division or 0
     kind = 0 if came < (m.division or 0) else 2 if came > (m.division or 0) else 1  # above, same, below
     return (kind, s.position, came, s.player.group or 0, 0, fold(m.player.name))
+
+
+# --- From one season to the next: the roster of next season's workbook ----------------------------
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A line of next season's ``Joueurs`` table: a player, his Elo (this season's, until the organiser types the
+    new season's), his division and group, and his status."""
+
+    name: str
+    elo: float
+    division: int | None
+    group: int | None
+    status: Status
+
+
+def return_division(standing: Standing, lowest: int) -> int:
+    """Source « Retrait du championnat »: a withdrawn player « sera réintégré dans la division dans laquelle il se
+    serait trouvé au début de la saison suivante »: the one his place gave (§4: the two best of a group below D1
+    move up, the 1st-6th of D1 and the 3rd-6th elsewhere stay, the others go down; the lowest division keeps
+    everyone but those moving up)."""
+    d = standing.player.division or lowest
+    if d > 1 and standing.position <= UP:
+        return d - 1
+    if d >= lowest or standing.position <= _zone(d, lowest):
+        return d
+    return d + 1
+
+
+def carry_over(players: Sequence[Player], standings: Mapping[Key, Sequence[Standing]],
+               following: NextSeason) -> list[Carried]:
+    """§4, for next season's workbook: everyone placed in next season's groups plays there (status « actif »);
+    a new or returning player still waiting keeps his status (« Les retours … sont toutefois prioritaires »);
+    a forfeit player leaves (« parti »), and « pourra se réinscrire …, mais y accèdera par la division la plus
+    basse » (no division kept: he comes back « nouveau »); a withdrawn player leaves with the division he
+    would have been in (:func:`return_division`), where he comes back « retour »; a player who had left stays
+    so. In next season's order: groups by division then group, then the others in this season's order."""
+    lowest = max((d for d, _ in standings), default=1)
+    out: list[Carried] = []
+    placed: set[str] = set()
+    for (d, g), members in following.groups.items():
+        for member in members:
+            out.append(Carried(member.player.name, member.player.elo, d, g, Status.ACTIVE))
+            placed.add(member.player.name)
+    moves = {m.player.name: m for m in following.movements}
+    for p in players:
+        if p.name in placed:
+            continue
+        m = moves.get(p.name)
+        if p.status is Status.LEFT or (m is not None and m.move is Move.WAITING):
+            out.append(Carried(p.name, p.elo, p.division, None, p.status))
+        elif m is not None and m.move is Move.FORFEIT:
+            out.append(Carried(p.name, p.elo, None, None, Status.LEFT))
+        elif m is not None and m.standing is not None:
+            out.append(Carried(p.name, p.elo, m.division or return_division(m.standing, lowest), None, Status.LEFT))
+    return out
 
 
 def _movement_order(standings: Mapping[tuple[int, int], Sequence[Standing]], moves: dict[str, Movement],

@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from openpyxl.workbook.workbook import Workbook
 
-from ..rules.errors import XlcircuitError
+from ..rules.errors import WorkbookProblems, XlcircuitError
 from ..xlsx import Book
+from .journal import Tracked
 from .procedure import Progress, Steps, quiet
+from .register import Register, read_register
+from .seasons import Carry, Honours, next_workbook
 from .spec import Output, Problems, TableSpec
 
 if TYPE_CHECKING:  # the record of a federation, named for the type checker only (the framework knows none)
@@ -31,6 +34,10 @@ class Adapter:
     standings: ClassVar[TableSpec]  # the main standings: PDF, per-club highlight
     lines: ClassVar[TableSpec]  # the per-result lines a club receives
     steps: ClassVar[Steps[Any, Any]]  # read, summarise, outputs (and decorate) of the shared procedure
+    players: ClassVar[TableSpec]  # its ``Joueurs`` table: the register of players
+    parameters: ClassVar[TableSpec]  # its Paramètre/Valeur table, on the first sheet
+    #: What a ``Joueurs`` line needs besides a name (a line ``xlcircuit fusion`` adds has nothing else).
+    player_needs: ClassVar[tuple[str, ...]] = ()
 
     @property
     def code(self) -> str:
@@ -67,6 +74,34 @@ class Adapter:
     def explain(self, summary: Any, wanted: str) -> list[str]:
         """``xlcircuit explain``: a player's points, result by result, up to his total (French)."""
         raise NotImplementedError
+
+    @property
+    def tracked(self) -> Tracked:
+        """What the journal and ``xlcircuit diff`` compare (its result lines and its standings)."""
+        if self.steps.journal is None:
+            raise XlcircuitError(f"« {self.title} » ne compare pas deux remplissages.")
+        return self.steps.journal.tracked
+
+    def honours(self, summary: Any) -> Honours:
+        """The season's line of the palmarès: its name, its podium, the federation's other titles."""
+        raise NotImplementedError
+
+    def carry(self, summary: Any, register: Register) -> Carry:
+        """What next season's workbook takes from this season: its parameters and ``Joueurs`` rows."""
+        raise NotImplementedError
+
+    # --- season after season ---------------------------------------------------------------------------------
+
+    def next_workbook(self, book: Book, summary: Any) -> tuple[Workbook, list[str]]:
+        """Next season's workbook, from ``book`` (this season's, computed as ``summary``): the federation's
+        template with the register, the palmarès and what the federation carries over typed in; and what was
+        carried, in French."""
+        problems = Problems()
+        register = read_register(book, self.players, problems)
+        if problems:
+            raise WorkbookProblems(problems.items)
+        return next_workbook(self.new_workbook(), book, self.parameters, self.players, self.carry(summary, register),
+                             self.honours(summary))
 
     # --- the shared procedure ----------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..rules.errors import WorkbookProblems
 from ..xlsx import Book, Owned, mark_federation, paused_gc
+from .journal import JOURNAL, Journal
 from .layout import is_note
 from .read import forget_own_formats
 from .spec import Output, Problems, TableSpec
@@ -65,11 +66,21 @@ class Steps(Generic[R, S]):
     summarise: Callable[[R], S]  # may raise WorkbookProblems for what only the core can see
     outputs: Outputs[S]
     decorate: Decorate[S] | None = None
+    #: The ``Journal`` table each fill appends to (what changed), when the federation keeps one.
+    journal: Journal | None = None
+
+    @property
+    def ownership(self) -> Owned:
+        """What a fill rewrites: the federation's tables and sheets, and its ``Journal`` table."""
+        if self.journal is None:
+            return self.rewritten
+        owned = self.rewritten
+        return Owned({**owned.tables, JOURNAL.name: JOURNAL.sheet}, owned.sheets, owned.pattern, owned.pattern_sheet)
 
     def owned(self, wb: Workbook) -> list[TableSpec]:
         """The output tables of ``wb``: those the federation names, and those of an earlier fill that match
         its pattern (TORRES' group tables)."""
-        specs = [TableSpec(sheet, name, ()) for name, sheet in self.rewritten.tables.items()]
+        specs = [TableSpec(sheet, name, ()) for name, sheet in self.ownership.tables.items()]
         if self.rewritten.pattern is not None:
             specs += [TableSpec(ws.title, name, ()) for ws in wb.worksheets for name in ws.tables
                       if self.rewritten.pattern.fullmatch(name)]
@@ -83,7 +94,7 @@ class Steps(Generic[R, S]):
             return self._compute(book, progress)
 
     def _compute(self, book: Book, progress: Progress) -> S:
-        book.own(self.rewritten, self.federation, ours=is_note)
+        book.own(self.ownership, self.federation, ours=is_note)
         progress("lecture")
         # Data bars an earlier fill put in the published tables are rewritten: not a loss to warn of.
         forget_own_formats(book, self.owned(book.wb))
@@ -103,10 +114,14 @@ class Steps(Generic[R, S]):
         summary = self._compute(book, progress)  # loaded for the surgical fill, where the workbook allows it
         progress("écriture")
         published = self.outputs(summary, day=dt.date.today())
+        tables = list(published)
+        if self.journal is not None:  # before any table is rewritten: it compares with what they held
+            tables.append(self.journal.output(book, summary, published,
+                                               [*book.warnings, *getattr(summary, "warnings", [])]))
         problems = Problems()
         written: list[tuple[Output, Worksheet]] = []
         try:
-            written = list(zip(published, write_outputs(book.wb, published)))
+            written = list(zip(published, write_outputs(book.wb, tables)))  # the journal is no decorate's business
         except WorkbookProblems as exc:
             problems.items += exc.problems
         if self.decorate is not None:  # even when the published tables failed: every problem at once

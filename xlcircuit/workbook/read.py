@@ -3,7 +3,10 @@ organiser may move them, restyle them and add columns of his own; rows typed und
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from collections.abc import Sequence
+from typing import Any
 
 from openpyxl.cell.cell import Cell
 from openpyxl.utils import get_column_letter, range_boundaries
@@ -79,6 +82,7 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
     """
     located = _input_table(book, spec, problems)
     if located is None:
+        _note(book, spec, [])
         return []
     ws, table, area = located
     columns = _header_columns(ws, table, spec, area, problems)
@@ -93,7 +97,28 @@ def read_table(book: Book, spec: TableSpec, problems: Problems) -> list[Record]:
         record = _read_row(book, ws.title, row, existing[row], columns, letters, problems)
         if record is not None:
             records.append(record)
+    _note(book, spec, records)
     return records
+
+
+#: What each workbook's input tables held as they were read, hashed (:func:`inputs_digest`).
+_DIGESTS: weakref.WeakKeyDictionary[Book, Any] = weakref.WeakKeyDictionary()
+
+
+def _note(book: Book, spec: TableSpec, records: list[Record]) -> None:
+    digest = _DIGESTS.get(book)
+    if digest is None:
+        digest = _DIGESTS[book] = hashlib.sha256()
+    digest.update(f"\x1e{spec.name.casefold()}".encode())
+    for record in records:
+        digest.update(repr(tuple(record.values.values())).encode("utf-8", "surrogatepass"))
+
+
+def inputs_digest(book: Book) -> str:
+    """A digest of what the input tables read from ``book`` so far held (their values, in their order, rows
+    apart): two reads of the same tables give the same digest, any change of a value another."""
+    digest = _DIGESTS.get(book)
+    return (digest.copy() if digest is not None else hashlib.sha256()).hexdigest()[:12]
 
 
 def _input_table(book: Book, spec: TableSpec,

@@ -7,8 +7,7 @@ Only the shape is shared here; every federation's tables, words and rules stay i
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -18,7 +17,6 @@ from openpyxl.workbook.workbook import Workbook
 
 from ..rules import limits
 from ..rules.errors import InvalidInput, Problem
-from ..rules.names import probable_duplicates
 from ..rules.text import fold
 from ..xlsx import Book, mark_federation
 from .cells import as_text, put
@@ -46,10 +44,13 @@ S = TypeVar("S")
 
 
 def parameters_table(sheet: str, name: str = "Parametres", value_width: float = 30,
-                     required: bool = False) -> TableSpec:
-    """A Paramètre/Valeur input table, the one :func:`start_workbook` puts on the first sheet."""
-    return TableSpec(sheet, name, (Column("Paramètre", width=24), Column("Valeur", width=value_width)), required,
-                     grows=False)  # the guide stands under it
+                     required: bool = False, comment: bool = False) -> TableSpec:
+    """A Paramètre/Valeur input table, the one :func:`start_workbook` puts on the first sheet; with ``comment``, a
+    ``Commentaire`` column (not read) says where each value comes from."""
+    columns: tuple[Column, ...] = (Column("Paramètre", width=24), Column("Valeur", width=value_width))
+    if comment:
+        columns += (Column("Commentaire", required=False, width=80),)
+    return TableSpec(sheet, name, columns, required, grows=False)  # the guide stands under it
 
 
 def fill_step(number: int) -> list[str]:
@@ -150,21 +151,6 @@ def read_parameters(book: Book, spec: TableSpec, problems: Problems, known: Sequ
     return Parameters(spec, records)
 
 
-def read_players(book: Book, spec: TableSpec, problems: Problems) -> Iterator[tuple[str, Record]]:
-    """The lines of a ``Joueurs`` table with their player's name, one line per player: a problem for a
-    blank name or a player's second line (skipped)."""
-    seen: dict[str, Record] = {}
-    for record in read_table(book, spec, problems):
-        player = as_text(record.values["Joueur"])
-        if player is None:
-            problems.at(record, "Joueur", "nom du joueur attendu ; trouvé une cellule vide")
-        elif player in seen:
-            problems.at(record, "Joueur", f"{player} figure déjà ligne {seen[player].row} : une ligne par joueur")
-        else:
-            seen[player] = record
-            yield player, record
-
-
 def club_of(record: Record) -> str | None:
     """The ``Club`` cell of a ``Joueurs`` line (None when blank or when the table has no such column)."""
     return as_text(record.values.get("Club"))
@@ -183,46 +169,7 @@ def at_cell(record: Record, header: str) -> str:
     return f"{record.sheet}!{record.cells.get(header) or record.row}"
 
 
-def read_clubs(book: Book, spec: TableSpec, problems: Problems) -> Clubs:
-    """Player -> club from a Joueur/Club table (players without a club left out; ``cells`` has every
-    player's cell)."""
-    clubs = Clubs()
-    for player, record in read_players(book, spec, problems):
-        clubs.cells[player] = at_cell(record, "Joueur")
-        if club := club_of(record):
-            clubs[player] = club
-    return clubs
-
-
 UNMATCHED_SHOWN = 10
-
-
-def unmatched_players(clubs: Clubs | dict[str, str], players: Iterable[str], what: str = "aucun résultat") -> list[str]:
-    """A warning for each player of the Joueurs table found nowhere else (a typo drops him from his club's
-    workbook): his cell, and the closest name that has results."""
-    known = set(players)
-    cells = getattr(clubs, "cells", {})
-    listed = sorted(set(cells) | set(clubs), key=lambda p: (cells.get(p, ""), p))
-    unmatched = [player for player in listed if player not in known]
-    # « MULLER Jean » in Joueurs, « Jean Muller » in the results: the same person, probably.
-    likely: dict[str, str] = {}
-    for a, b, _ in probable_duplicates([*unmatched, *sorted(known)]):
-        if a in known and b not in known:
-            a, b = b, a
-        if b in known:
-            likely.setdefault(a, b)
-    warnings = []
-    for player in unmatched:
-        where = f"{cells[player]} : " if player in cells else ""
-        close = [likely[player]] if player in likely else difflib.get_close_matches(player, known, n=1, cutoff=0.75)
-        hint = f" ; faute de frappe pour « {close[0]} » ?" if close else ""
-        warnings.append(f"{where}« {player} », de la table « Joueurs », n'a {what}{hint} (il ne figure donc dans "
-                        "aucun classeur de club).")
-    if len(warnings) > UNMATCHED_SHOWN:
-        more = len(warnings) - UNMATCHED_SHOWN
-        warnings = warnings[:UNMATCHED_SHOWN] + [f"… et {more} autre{'s' if more > 1 else ''} joueur"
-                                                 f"{'s' if more > 1 else ''} de la table « Joueurs » sans {what[6:]}."]
-    return warnings
 
 
 def tournament_name(record: Record, problems: Problems, seen: dict[str, Record], unit: str) -> str | None:
@@ -242,40 +189,30 @@ def tournament_name(record: Record, problems: Problems, seen: dict[str, Record],
     return name
 
 
-def tournament_and_player(record: Record, problems: Problems,
-                          tournaments: Container[str]) -> tuple[str | None, str | None]:
-    """A result line's Tournoi and Joueur; a problem for a blank one or a tournament not in ``tournaments``."""
+#: How a name cell of an input table is read: the register's name of the player it designates (problems added
+#: to ``problems``), or None for a blank cell (:meth:`xlcircuit.workbook.register.Register.resolve`).
+Resolve = Callable[[Problems, Record, str], "str | None"]
+
+
+def _as_typed(problems: Problems, record: Record, header: str) -> str | None:
+    return as_text(record.values.get(header))
+
+
+def tournament_and_player(record: Record, problems: Problems, tournaments: Container[str],
+                          resolve: Resolve = _as_typed) -> tuple[str | None, str | None]:
+    """A result line's Tournoi and Joueur (read by ``resolve``: through the register); a problem for a blank one
+    or a tournament not in ``tournaments``."""
     tournament = as_text(record.values["Tournoi"])
     if tournament is None:
         problems.at(record, "Tournoi", "nom du tournoi manquant")
     elif tournament not in tournaments:
         problems.at(record, "Tournoi", f"tournoi « {tournament} » absent de la table Tournois")
-    player = as_text(record.values["Joueur"])
-    if player is None:
+    player = resolve(problems, record, "Joueur")
+    if player is None and as_text(record.values.get("Joueur")) is None:
         problems.at(record, "Joueur", "nom du joueur manquant")
     return tournament, player
 
 
-
-
-def spelling_warnings(names: Iterable[str | tuple[str, str]]) -> list[str]:
-    """A warning for each pair of spellings that are probably one person (:func:`names.probable_duplicates`:
-    case or accents, a hyphen, the surname first, a doubled letter, an initial, a one-letter typo), with the
-    first cell of each where given (``names`` holds names, or (name, ``Résultats!B5``) pairs). Nothing is
-    merged: the warning says how to fix it."""
-    cells: dict[str, str | None] = {}
-    for item in names:
-        name, where = item if isinstance(item, tuple) else (item, None)
-        if cells.get(name) is None:
-            cells[name] = where
-    return [f"{_spelled(a, cells[a])} et {_spelled(b, cells[b])} sont-ils la même personne ({why}) ? Les noms "
-            "sont comparés tels quels : si c'est la même personne, corrigez l'orthographe pour écrire son nom "
-            "partout de la même façon."
-            for a, b, why in probable_duplicates(cells)]
-
-
-def _spelled(name: str, where: str | None) -> str:
-    return f"« {name} »" + (f" ({where})" if where else "")
 
 
 # --- writing ---------------------------------------------------------------------------------

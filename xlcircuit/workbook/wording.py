@@ -21,6 +21,11 @@ def count(n: int, singular: str, plural: str | None = None) -> str:
 
 
 
+def of(name: str) -> str:
+    """« de » before a name, elided before a vowel as French writes it: « de Yves », « d'Ana », « d'Éric »."""
+    return f"d'{name}" if fold(name[:1]) in tuple("aeiouy") and name[:1] else f"de {name}"
+
+
 def season_years(dates: Iterable[dt.date | None]) -> str:
     """The years the dates span: ``2025``, ``2025-2026``, or '' without a date."""
     years = sorted({date.year for date in dates if date})
@@ -91,3 +96,16 @@ def find_player(wanted: str, names: Iterable[str]) -> str:
     hint = f" Noms proches : {', '.join(f'« {n} »' for n in close)}." if close else ""
     raise XlcircuitError(f"« {wanted} » n'est pas dans ce classeur (le nom s'écrit comme dans les résultats)."
                          + hint)
+
+
+#: Characters that make a shell split or read a word: a file name holding one is quoted in a suggested command.
+_SHELL_SPECIAL = set(" \t'&|;<>()$`!*?[]{}#~^%")
+
+
+def typed(argument: object) -> str:
+    """An argument as it must be typed in a command (Windows' cmd, PowerShell, a Mac or Linux terminal): a file
+    name with spaces between double quotes (``TdF 2025-2026.xlsx`` -> ``"TdF 2025-2026.xlsx"``)."""
+    text = str(argument)
+    if text and not _SHELL_SPECIAL & set(text) and '"' not in text:
+        return text
+    return f"'{text}'" if '"' in text else f'"{text}"'

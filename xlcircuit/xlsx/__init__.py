@@ -7,8 +7,11 @@ What the rings outside use is imported from here; the modules behind it are the 
 
 from . import excel_forms  # noqa: F401  # openpyxl's serialisers set to Excel's forms, for every save
 from .book import Book, mark_federation, paused_gc
+from .cells import table_values
 from .files import lock_of, save_atomic
+from .ooxml import Unsupported
 from .plan import Owned
 from .unkept import CONDITIONAL_FORMAT_EXTENSIONS
 
-__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "lock_of", "mark_federation", "paused_gc", "save_atomic"]
+__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "Unsupported", "lock_of", "mark_federation", "paused_gc",
+           "save_atomic", "table_values"]

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
+from pathlib import Path
 from xml.parsers import expat
 
+from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel, from_ISO8601
 from openpyxl.workbook.workbook import Workbook
 
@@ -353,3 +356,77 @@ class _Exact:
         cell = _cell(row, column, style, kind, "".join(self.value), formula, inline, self.context)
         if cell is not None:
             self.found.append(cell)
+
+
+# --- a table's columns, read alone -----------------------------------------------------------------------
+
+def table_values(path: Path, name: str, headers: Collection[str] | None = None) -> list[list[object]] | None:
+    """The cells of the table called ``name`` (any case) as the file at ``path`` holds them, row by row, its
+    header first (a formula by its last calculated value, dates as dates); None when it has no such table.
+    With ``headers``, only those columns are read (the others are None): a published table of a large season
+    is read in a fraction of the time. Read from the sheet's XML, without openpyxl's model of the workbook;
+    raises :class:`Unsupported` (or what a damaged part raises) when the table cannot be read so."""
+    from openpyxl.styles.stylesheet import apply_stylesheet
+
+    package = Package(path)
+    try:
+        table = package.table(name)
+        if table is None:
+            return None
+        sheet = next(s for s in package.sheets if s.name == table.sheet)
+        styles = Workbook()
+        apply_stylesheet(package.source_file.zip, styles)  # which number formats are dates
+        xml = package.read(sheet.part)
+        strings = shared_strings(package) if b't="s"' in xml or b"t='s'" in xml else []
+        min_col, min_row, max_col, max_row = table.bounds
+        grid: list[list[object]] = [[None] * (max_col - min_col + 1) for _ in range(max_row - min_row + 1)]
+        columns = _table_columns(package, table.part)
+        wanted = None
+        if headers is not None and len(columns) == max_col - min_col + 1:
+            keys = {h.casefold() for h in headers}
+            wanted = [min_col + i for i, header in enumerate(columns) if header.casefold() in keys]
+            grid[0] = list(columns)
+        cells = _columns_cells(xml, wanted, table.bounds, strings, styles) if wanted else None
+        if cells is None:
+            cells = read_cells(xml, [table.bounds], strings, styles)
+        for cell in cells:
+            grid[cell.row - min_row][cell.column - min_col] = cell.cached if cell.data_type == "f" else cell.value
+        return grid
+    finally:
+        package.close()
+
+
+def _table_columns(package: Package, part: str) -> list[str]:
+    """The column names a table part declares, in order."""
+    from defusedxml import ElementTree as SafeET
+
+    node = SafeET.fromstring(package.read(part))
+    return [column.get("name", "") for column in node.iter() if column.tag.rsplit("}", 1)[-1] == "tableColumn"]
+
+
+def _columns_cells(xml: bytes, columns: list[int], area: tuple[int, int, int, int], strings: list[str],
+                   wb: Workbook) -> list[ReadCell] | None:
+    """The cells of ``columns`` in ``area``, found by a pattern that skips the other columns' cells at C speed;
+    None when the sheet is not written as that pattern reads it (then read it all)."""
+    span = _sheet_data(xml)
+    if not _unprefixed(xml, b"worksheet") or span is None:
+        return None
+    start, end = span
+    letters = b"|".join(get_column_letter(c).encode() for c in columns)
+    pattern = re.compile(_FAST_CELL.pattern.replace(rb"([A-Z]{1,3})", b"(" + letters + b")", 1), re.S)
+    every = re.compile(rb"<c\b[^>]*?\br=\"(?:" + letters + rb")\d")
+    context = _Context.of(strings, wb)
+    found: list[ReadCell] = []
+    matched = 0
+    for match in pattern.finditer(xml, start, end):
+        matched += 1
+        letters_found, row, s1, t, s2, v, text, spaced, inner = match.groups()
+        r = int(row)
+        if not area[1] <= r <= area[3]:
+            continue
+        cell = _matched_cell(r, _column(letters_found.decode()), s1 or s2, t, v, text or spaced, inner, context)
+        if cell is not None:
+            found.append(cell)
+    if matched != len(every.findall(xml, start, end)):
+        return None  # attributes in another order somewhere
+    return found
