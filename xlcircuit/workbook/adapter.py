@@ -17,6 +17,7 @@ from openpyxl.workbook.workbook import Workbook
 from ..rules.errors import XlcircuitError
 from ..xlsx import Book
 from .procedure import Progress, Steps, quiet
+from .sources.mapping import Importer
 from .spec import Output, Problems, TableSpec
 
 if TYPE_CHECKING:  # the record of a federation, named for the type checker only (the framework knows none)
@@ -31,6 +32,8 @@ class Adapter:
     standings: ClassVar[TableSpec]  # the main standings: PDF, per-club highlight
     lines: ClassVar[TableSpec]  # the per-result lines a club receives
     steps: ClassVar[Steps[Any, Any]]  # read, summarise, outputs (and decorate) of the shared procedure
+    #: What an imported line maps to (``xlcircuit import``); None: the federation imports nothing.
+    importer: ClassVar[Importer | None] = None
 
     @property
     def code(self) -> str:

@@ -5,7 +5,19 @@ the package as it is.
 What the rings outside use is imported from here; the modules behind it are the engine's own business.
 """
 
-from .book import CONDITIONAL_FORMAT_EXTENSIONS, Book, mark_federation, paused_gc, save_atomic
-from .package import Owned
+from .book import (
+    CONDITIONAL_FORMAT_EXTENSIONS,
+    MAX_CELLS,
+    MAX_RATIO,
+    MAX_UNCOMPRESSED,
+    Book,
+    damaged_sentence,
+    mark_federation,
+    paused_gc,
+    read_values,
+    save_atomic,
+)
+from .package import Owned, table_refs
 
-__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "mark_federation", "paused_gc", "save_atomic"]
+__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "MAX_CELLS", "MAX_RATIO", "MAX_UNCOMPRESSED", "Book", "Owned",
+           "damaged_sentence", "mark_federation", "paused_gc", "read_values", "save_atomic", "table_refs"]

@@ -308,7 +308,8 @@ def _lost_features(name: str, archive: zipfile.ZipFile, names: set[str], markers
     return found
 
 
-def _load(path: Path, data_only: bool = False, before: tuple[int, int] | None = None) -> Workbook:
+def _load(path: Path, data_only: bool = False, before: tuple[int, int] | None = None,
+          read_only: bool = False) -> Workbook:
     """openpyxl's load, its errors turned into one French sentence (after :func:`inspect_file`).
 
     Whatever openpyxl raises on a damaged or foreign file (its readers assume well-formed parts) is a
@@ -319,7 +320,8 @@ def _load(path: Path, data_only: bool = False, before: tuple[int, int] | None = 
         with warnings.catch_warnings():
             # openpyxl warns, in English, of the extensions it drops: inspect_file names them in French.
             warnings.simplefilter("ignore")
-            return openpyxl.load_workbook(path, data_only=data_only, keep_vba=path.suffix.lower() == ".xlsm")
+            return openpyxl.load_workbook(path, data_only=data_only, read_only=read_only,
+                                          keep_vba=path.suffix.lower() == ".xlsm" and not read_only)
     except InvalidFileException:
         raise WorkbookError(
             f"{name} n'est pas un classeur .xlsx : ouvrez-le dans votre tableur et enregistrez-le au format .xlsx."
@@ -338,6 +340,32 @@ def _load(path: Path, data_only: bool = False, before: tuple[int, int] | None = 
                                 "lu.") from None
         raise _damaged(path, before, f"{name} est endommagé et ne peut pas être lu ({_what(exc)}) : ouvrez-le "
                                      "dans votre tableur, enregistrez-le sous un autre nom, puis relancez.") from None
+
+
+def read_values(path: str | os.PathLike[str]) -> Workbook:
+    """A workbook xlcircuit only reads (an import's source): its cells' values, each formula's last calculated
+    value, in openpyxl's read-only mode (rows parsed as they are iterated: close it after), once
+    :func:`inspect_file` and the entity check have passed. A sheet read later may still be damaged: whoever
+    iterates it words what openpyxl raises (:func:`damaged_sentence`)."""
+    from .package import declares_entities
+
+    path = Path(path)
+    before = _stamp(path)
+    inspect_file(path)
+    if declares_entities(path):
+        raise WorkbookError(f"{path.name} contient des constructions XML interdites (entités) : fichier piégé "
+                            "ou abîmé, il n'est pas lu.")
+    return _load(path, data_only=True, before=before, read_only=True)
+
+
+def damaged_sentence(name: str, exc: BaseException) -> str:
+    """What to say of a file whose reading failed on ``exc`` (a damaged part met while reading it)."""
+    if isinstance(exc, MemoryError):
+        return f"{name} est trop gros pour la mémoire de cet ordinateur : il n'est pas lu."
+    if _caused_by(exc, DefusedXmlException):
+        return f"{name} contient des constructions XML interdites (entités) : fichier piégé ou abîmé, il n'est pas lu."
+    return (f"{name} est endommagé et ne peut pas être lu ({_what(exc)}) : ouvrez-le dans votre tableur, "
+            "enregistrez-le sous un autre nom, puis relancez.")
 
 
 def _what(exc: BaseException) -> str:

@@ -26,8 +26,10 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree.ElementTree import ParseError
 
 import openpyxl
+from defusedxml import DefusedXmlException
 from defusedxml import ElementTree as SafeET
 from openpyxl.cell._writer import etree_write_cell
 from openpyxl.cell.read_only import ReadOnlyCell
@@ -212,6 +214,19 @@ def declares_entities(path: Path) -> bool:
 
 
 _PROLOG = 4096
+
+
+def table_refs(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """Sheet name -> (name, range) of each of its tables (Excel's ListObjects), from the package's parts; empty
+    for a package whose map cannot be read (its sheets are then read as plain ranges)."""
+    try:
+        package = Package(path)
+    except (Unsupported, ParseError, DefusedXmlException, KeyError, ValueError, zipfile.BadZipFile, OSError):
+        return {}
+    try:
+        return {sheet: [(t.name, t.ref) for t in tables] for sheet, tables in package.tables.items() if tables}
+    finally:
+        package.close()
 
 
 # --- reading the input sheets fast --------------------------------------------------------------
