@@ -1,4 +1,5 @@
-"""The window: the everyday actions (Vérifier, Remplir, Partager) for organisers who do not use a terminal.
+"""The window: the everyday actions (Vérifier, Remplir, Partager, Importer…) for organisers who do not use a
+terminal.
 
 Standard library only (tkinter). Started by ``xlcircuit-fenetre`` (a ``[project.gui-scripts]`` entry
 point: on Windows, pip makes it an ``.exe`` to double-click), or ``python -m xlcircuit.gui``; a workbook
@@ -8,6 +9,9 @@ workbook is chosen with « Choisir… ».
 
 The work runs in a thread; the window shows its progress and, at the end, what ``xlcircuit`` says on the
 command line (the same French messages), every problem on its own line with its cell.
+
+« Importer… » chooses result files (``.xlsx``, ``.ods``, ``.csv``), shows what ``xlcircuit import --essai`` shows
+(nothing written), and « Confirmer l'import » writes it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ if TYPE_CHECKING:
 
 
 TITLE = "xlcircuit"
+#: The title of the file chooser of « Importer… ».
+IMPORT_TITLE = "Importer des résultats"
 #: The steps of a fill (the workbook layer's progress names) or of a share, and how much of the work is
 #: done when each starts.
 STEPS = {"lecture": 0.05, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6, "clubs": 0.1, "CSV": 0.5, "PDF": 0.6}
@@ -77,6 +83,7 @@ class Window:
         self.root, self.tk = root, tk
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.busy = False
+        self.action = ""
         self.result: Path | None = None
         root.title(TITLE)
         # Tk's own dialogs (the file chooser on Linux) in French: Tk ships their French messages.
@@ -105,9 +112,15 @@ class Window:
             "check": ttk.Button(actions, text="Vérifier", underline=0, command=lambda: self.start("check")),
             "fill": ttk.Button(actions, text="Remplir", underline=0, command=lambda: self.start("fill")),
             "share": ttk.Button(actions, text="Partager", underline=0, command=lambda: self.start("share")),
+            "import": ttk.Button(actions, text="Importer…", underline=0, command=self.ask_sources),
         }
         for button in self.buttons.values():
             button.pack(side="left", padx=(0, 6))
+        #: The sources an import's preview was shown for: « Confirmer l'import » writes them.
+        self.sources: list[Path] = []
+        self.confirm = ttk.Button(actions, text="Confirmer l'import", underline=3, state="disabled",
+                                  command=lambda: self.start("import"))
+        self.confirm.pack(side="left", padx=(0, 6))
         self.open_button = ttk.Button(actions, text="Ouvrir le résultat", underline=0, command=self.open_result,
                                       state="disabled")
         self.open_button.pack(side="right")
@@ -151,7 +164,8 @@ class Window:
 
         shortcuts: dict[str, Callable[[], None]] = {
             "c": self.ask_path, "v": lambda: self.start("check"), "r": lambda: self.start("fill"),
-            "p": lambda: self.start("share"), "o": self.open_result,
+            "p": lambda: self.start("share"), "o": self.open_result, "i": self.ask_sources,
+            "f": self.confirm_import,
         }
         for letter, action in shortcuts.items():
             for key in (letter, letter.upper()):
@@ -179,6 +193,28 @@ class Window:
             self.path.set(chosen)
             self.status.set(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?")
 
+    def ask_sources(self) -> None:
+        """« Importer… »: choose the result files, then see what would be imported (nothing is written yet)."""
+        if self.busy:
+            return
+        if not self.path.get().strip():
+            self.show(Outcome(error="Choisissez d'abord le classeur de la saison (bouton « Choisir… »), puis les "
+                                    "résultats à y importer."))
+            return
+        from tkinter import filedialog
+
+        season = Path(self.path.get().strip())
+        chosen = filedialog.askopenfilenames(
+            parent=self.root, title=IMPORT_TITLE, initialdir=str(season.parent),
+            filetypes=[("Résultats (classeurs, .ods, .csv)", "*.xlsx *.xlsm *.ods *.csv"), ("Tous les fichiers", "*")])
+        if chosen:
+            self.sources = [Path(name) for name in self.root.tk.splitlist(chosen)]
+            self.start("preview")
+
+    def confirm_import(self) -> None:
+        if str(self.confirm.cget("state")) != "disabled":
+            self.start("import")
+
     def start(self, action: str) -> None:
         if self.busy:
             return
@@ -189,6 +225,7 @@ class Window:
         path, federation = Path(text), self.federations.get(self.federation.get(), "")
         from .app.check import check
         from .app.fill import fill
+        from .app.importing import import_results
 
         def run(path: Path, federation: str, progress: Progress) -> Outcome:
             if action == "check":
@@ -201,12 +238,21 @@ class Window:
             def run(path: Path, federation: str, progress: Progress) -> Outcome:
                 return share(path, federation, progress=progress, **options)
 
+        elif action in ("preview", "import"):
+            sources, trial = list(self.sources), action == "preview"
+
+            def run(path: Path, federation: str, progress: Progress) -> Outcome:
+                return import_results(path, sources, trial=trial, federation=federation or None, progress=progress,
+                                      then="« Confirmer l'import »")
+
         self.busy = True
-        for button in (*self.buttons.values(), self.open_button, self.choose):
+        self.action = action
+        for button in (*self.buttons.values(), self.open_button, self.choose, self.confirm):
             button.configure(state="disabled")
         self.clear()
         self.progress.configure(mode="determinate", value=0)
-        self.status.set({"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…"}[action])
+        self.status.set({"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…",
+                         "preview": "Lecture des résultats à importer…", "import": "Import…"}[action])
         threading.Thread(target=self.work, args=(run, path, federation), daemon=True).start()
 
     def work(self, action: Callable[[Path, str, Progress], Outcome], path: Path, federation: str) -> None:
@@ -217,8 +263,9 @@ class Window:
             outcome = Outcome(error="Erreur inattendue de xlcircuit (signalez-la, avec ce texte) :\n"
                                     + traceback.format_exc(limit=3), status=1)
         if outcome.problems:
+            where = "les sources" if outcome.error and "sources" in outcome.error else "le classeur"
             outcome.error = (f"{outcome.error}, chacun avec sa cellule ci-dessous. Rien n'a été écrit : "
-                             "corrigez-les dans le classeur, enregistrez-le, puis relancez.")
+                             f"corrigez-les dans {where}, enregistrez, puis relancez.")
         self.events.put(("done", outcome))
 
     def poll(self) -> None:
@@ -267,11 +314,16 @@ class Window:
                 f"{problem.sheet}, ligne {problem.row}" if problem.row is not None else problem.sheet)
             self.problems.insert("", "end", values=(where, problem.column or "", problem.message))
         if outcome.problems:
+            where = "les sources" if outcome.error and "dans les sources" in outcome.error else "le classeur"
             self.status.set(f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} "
-                            "à corriger dans le classeur (liste ci-dessous).")
+                            f"à corriger dans {where} (liste ci-dessous).")
         elif outcome.error:
             self.status.set("Rien n'a été fait : voir le message ci-dessous." if not outcome.lines
                             else "Fait en partie : voir les messages ci-dessous.")
+        elif self.action == "preview":
+            self.status.set("Aperçu ci-dessous : rien n'est écrit. « Confirmer l'import » écrit ces lignes dans le "
+                            "classeur.")
+            self.confirm.configure(state="normal")
         else:
             self.status.set("Terminé. « Ouvrir le résultat » l'ouvre.")
         self.result = outcome.result if outcome.result is not None and outcome.result.exists() else None

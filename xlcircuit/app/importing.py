@@ -27,9 +27,10 @@ FULL_REWRITE = ("Les tables de saisie sont écrites par une réécriture complè
 
 def import_results(path: Path, sources: Sequence[Path], tournament: str | None = None, trial: bool = False,
                    federation: str | None = None, output: Path | None = None, force: bool = False,
-                   progress: Progress = quiet) -> Outcome:
+                   progress: Progress = quiet, then: str = "la même commande sans --essai") -> Outcome:
     """Import ``sources`` into the season at ``path`` (or, with ``output``, into a copy); ``trial``: show what
-    would be imported, write nothing. Every problem of the sources at once, located; then nothing is written."""
+    would be imported, write nothing (``then``: how to import it). Every problem of the sources at once,
+    located; then nothing is written."""
     if not sources:
         raise XlcircuitError(f"Donnez au moins une source à importer : un fichier {', '.join(SUFFIXES[:4])}, ou un "
                              "dossier de tels fichiers.")
@@ -45,7 +46,7 @@ def import_results(path: Path, sources: Sequence[Path], tournament: str | None =
     plan = plan_import(importer, read, season.people(importer), tournament, season.spellings(importer))
     earlier = Counter(label for r in season.lines if (label := as_text(r.values.get(SOURCE))) is not None)
     if trial:
-        return _trial(book.path, plan, season, earlier)
+        return _trial(book.path, plan, season, earlier, then)
     if plan.problems:
         return _refused(plan)
     if not plan.lines:
@@ -85,7 +86,7 @@ def _same(value: object) -> object:
     return None if text is None else text.casefold()
 
 
-def _trial(path: Path, plan: Plan, season: Season, earlier: Counter[str]) -> Outcome:
+def _trial(path: Path, plan: Plan, season: Season, earlier: Counter[str], then: str) -> Outcome:
     lines = [f"Essai : rien n'est écrit dans {path.name}.", ""] + preview(plan, earlier, _known(season, plan))
     total = len(plan.lines)
     tournaments = len({line.key for line in plan.lines})
@@ -93,8 +94,8 @@ def _trial(path: Path, plan: Plan, season: Season, earlier: Counter[str]) -> Out
         lines.append(f"{count(total, 'ligne')} lue{'s' if total > 1 else ''} ; l'import est refusé tant que les "
                      "problèmes ci-dessous ne sont pas corrigés.")
         return Outcome(lines, plan.warnings, problems=plan.problems, error=_problems(plan), status=1)
-    lines.append(f"À importer : {count(total, 'ligne')}, {count(tournaments, plan.importer.what)}. Pour l'écrire : la "
-                 "même commande sans --essai.")
+    lines.append(f"À importer : {count(total, 'ligne')}, {count(tournaments, plan.importer.what)}. Pour l'écrire : "
+                 f"{then}.")
     return Outcome(lines, plan.warnings, result=path)
 
 
@@ -125,7 +126,7 @@ def _report(target: Path, plan: Plan, written: Written) -> list[str]:
         spec = importer.tournaments
         table = spec.sheet if spec else ""
         todo = f" ; à compléter : {', '.join(blank)}" if blank else ""
-        lines.append(f"  {importer.what.capitalize()} « {name} » ajouté à la feuille « {table} », ligne {row}{todo}")
+        lines.append(f"  Feuille « {table} », ligne {row} ajoutée : {importer.what} « {name} »{todo}")
     if written.new_players:
         players = importer.players.sheet if importer.players else ""
         shown = ", ".join(written.new_players[:8]) + (" …" if len(written.new_players) > 8 else "")
