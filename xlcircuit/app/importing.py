@@ -113,7 +113,7 @@ def _report(target: Path, plan: Plan, written: Written) -> list[str]:
     sources = {line.grid.label for line in plan.lines}
     lines = [f"Import dans {target} : {count(len(plan.lines), 'ligne')} de {count(len(sources), 'source')}."]
     for key in dict.fromkeys(line.key for line in plan.lines):
-        name = " ".join(str(k) for k in key if k is not None)
+        name = importer.describe(key)
         done = [count(n, one, many) for n, one, many in (
             (written.added.get(key, 0), "ligne ajoutée", "lignes ajoutées"),
             (written.replaced.get(key, 0), "ligne remplacée (même source)", "lignes remplacées (même source)"),

@@ -82,6 +82,14 @@ class Read:
     grids: list[Grid] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # every file met, in the order read
+
+    def rank(self, problem: Problem) -> int:
+        """The position of the file a problem is in (problems are reported in the order of the sources)."""
+        for index, file in enumerate(self.files):
+            if problem.sheet in (file.name, str(file)) or problem.sheet.startswith(f"[{file.name}]"):
+                return index
+        return len(self.files)
 
 
 def read_sources(paths: Iterable[Path], skip: Iterable[Path] = ()) -> Read:
@@ -96,6 +104,7 @@ def read_sources(paths: Iterable[Path], skip: Iterable[Path] = ()) -> Read:
             if key in left_out or key in seen:
                 continue
             seen.add(key)
+            read.files.append(file)
             _read_file(file, read)
     return read
 
@@ -109,6 +118,7 @@ def _key(path: Path) -> str:
 
 def _files(path: Path, read: Read) -> list[Path]:
     if not path.exists():
+        read.files.append(path)
         read.problems.append(Problem(str(path), None, None, "fichier ou dossier introuvable"))
         return []
     if not path.is_dir():

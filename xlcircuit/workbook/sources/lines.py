@@ -124,6 +124,7 @@ def plan_import(importer: Importer, read: Read, people: People, tournament: str 
                              f"{importer.what}.")
     _unreadable_files(read, plan)
     _count_tournaments(plan)
+    plan.problems.sort(key=read.rank)  # in the order of the sources (stable: each file's in its own order)
     return plan
 
 
@@ -253,7 +254,8 @@ def _fill_lines(sheet: SheetPlan, importer: Importer, vocabulary: _Vocabulary, p
     for row in (r for r in sorted(grid.rows) if r > sheet.header):
         values = grid.rows[row]
         cells = [values[c.index] if c.index < len(values) else None for c in sheet.columns]
-        if all(v is None for v in cells) or [heading_key(v) for v in cells] == header_keys:
+        if all(v is None for v in cells) or (isinstance(cells[0], str) and heading_key(cells[0]) == header_keys[0]
+                                             and [heading_key(v) for v in cells] == header_keys):
             continue  # blank, or the header repeated (a page break)
         if _note_fact(sheet, row, vocabulary, referees, name_columns):
             continue
@@ -449,7 +451,7 @@ def _about_and_players(sheet: SheetPlan, line: Line, importer: Importer, plan: P
     for f in importer.about:
         value, where = _value_of(sheet, line, f, columns, plan)
         if value is not None:
-            _keep(tournament.about, f.header, value, where, f"« {_shown_key(line.key)} »", plan)
+            _keep(tournament.about, f.header, value, where, f"« {importer.describe(line.key)} »", plan)
     player = line.values.get(importer.player.header)
     if not isinstance(player, str):
         return
@@ -501,10 +503,6 @@ def _shown(value: object) -> str:
     if isinstance(value, dt.date):
         return f"{value:%d/%m/%Y}"
     return f"« {value} »" if isinstance(value, str) else str(value)
-
-
-def _shown_key(key: tuple[object, ...]) -> str:
-    return " ".join(str(k) for k in key if k is not None)
 
 
 def _unreadable_files(read: Read, plan: Plan) -> None:

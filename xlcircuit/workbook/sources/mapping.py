@@ -4,6 +4,8 @@ sources head it, what names a tournament, and what goes to the tournaments' and 
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -80,12 +82,25 @@ class Importer:
     placeholders: tuple[str, ...] = ()  # a line whose columns these are all blank (typed in advance) is filled in place
     check: Check | None = None
 
-    @property
+    @functools.cached_property
     def player(self) -> Field:
         return next(f for f in self.fields if f.person)
 
+    def describe(self, key: tuple[object, ...]) -> str:
+        """A tournament (game, match) as messages name it: its name, or each part of its key with its header
+        (« Ronde 1, Table 3 »)."""
+        if len(self.key) == 1:
+            return _shown(key[0])
+        return ", ".join(f"{header} {_shown(value)}" for header, value in zip(self.key, key) if value is not None)
+
     def field(self, header: str) -> Field | None:
         return next((f for f in (*self.fields, *self.about, *self.player_fields) if f.header == header), None)
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, dt.date):
+        return f"{value:%d/%m/%Y}"
+    return "" if value is None else str(value)
 
 
 # --- parsers the federations' declarations share -----------------------------------------------------------

@@ -40,7 +40,7 @@ def _sheet(sheet: SheetPlan, plan: Plan, earlier: Mapping[str, int],
             f"{header} : {_text(value)} ({cell})" for header, (value, cell) in sheet.facts.items()))
     keys = list(dict.fromkeys(line.key for line in sheet.lines))
     if keys:
-        named = [f"« {_key(key)} »" + ("" if known(key) else " (nouveau)") for key in keys[:10]]
+        named = [f"« {importer.describe(key)} »" + ("" if known(key) else " (nouveau)") for key in keys[:10]]
         more = f" et {len(keys) - 10} autres" if len(keys) > 10 else ""
         lines.append(f"  {importer.what}{'s' if len(keys) > 1 else ''} : {', '.join(named)}{more}")
     lines += _first_rows(sheet, plan)
@@ -118,7 +118,3 @@ def _text(value: object) -> str:
     if isinstance(value, float):
         return f"{value:g}".replace(".", ",")
     return str(value)
-
-
-def _key(key: tuple[object, ...]) -> str:
-    return " ".join(_text(k) for k in key if k is not None)

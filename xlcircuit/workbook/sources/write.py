@@ -223,7 +223,7 @@ def _elsewhere(plan: Plan, season: Season, replaced: set[int], written: Written)
         header = importer.player.header
         where = at_cell(first, header) + ("" if first is last else f" à {last.cells.get(header)}")
         written.warnings.append(
-            f"{importer.what.capitalize()} « {' '.join(str(k) for k in key if k is not None)} » : "
+            f"{importer.what.capitalize()} « {importer.describe(key)} » : "
             f"{len(records)} autre{'s' if len(records) > 1 else ''} ligne{'s' if len(records) > 1 else ''} "
             f"({where} ; {', '.join(sources)}) {'sont gardées' if len(records) > 1 else 'est gardée'} à côté des "
             "lignes importées : supprimez celles qui font double emploi.")
