@@ -107,7 +107,7 @@ def small_season(tmp_path: Path) -> Path:
 @pytest.fixture(autouse=True)
 def every_written_workbook_is_valid_for_excel(request):
     """After each test, every workbook it saved (put in place by ``os.replace``, as every atomic save does)
-    passes the checks of Excel's repair dialog (:func:`xlcircuit.workbook.package.package_problems`); files
+    passes the checks of Excel's repair dialog (:func:`xlcircuit.xlsx.validate.package_problems`); files
     xlcircuit refuses to read are left out (the tests of refused files make them on purpose)."""
     folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
     if request.module.__name__.endswith("test_fuzz_files"):
@@ -127,8 +127,8 @@ def every_written_workbook_is_valid_for_excel(request):
     if folder is None:
         return
     from xlcircuit.rules.errors import WorkbookError
-    from xlcircuit.xlsx.book import inspect_file
-    from xlcircuit.xlsx.package import declares_entities, package_problems
+    from xlcircuit.xlsx.safe import declares_entities, inspect_file
+    from xlcircuit.xlsx.validate import package_problems
 
     for path in sorted({p for p in written if p.suffix in (".xlsx", ".xlsm") and p.exists()}):
         try:

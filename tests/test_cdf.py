@@ -1,7 +1,8 @@
 """Championnat de France de Diplomatie: Super Pastis (cdf.md "Game score"), tournament scores, top
 board, tie-breakers, teams, awards and best countries.
 
-Rules: ``shared/rules/cdf.md``; source ``shared/rules/sources/cdf-reglement-2012.txt`` (§II.2b4, §III, §IV).
+Source: the federation's French text, the 2012 rules of the Championnat de France de Diplomatie,
+summarised in ``docs/regles/cdf.md`` (§II.2b4, §III, §IV).
 Expected values are computed by hand in the tests (arithmetic in the comments), never by calling xlcircuit.
 """
 

@@ -1,6 +1,7 @@
 """DBM championship (dbm.md): classes, ABRA (VFT), CADABRA (RFJ), VAJ, season tables, next classes.
 
-Rules: ``shared/rules/dbm.md``; source ``shared/rules/sources/dbm-reforme-98-99.txt`` (its section
+Source: the federation's French text, « Championnat DBM 98/99 — La Réforme » (Philippe Lempereur),
+summarised in ``docs/regles/dbm.md`` (its section
 names are cited). Expected values are the source's printed figures or hand arithmetic in a comment,
 never computed by xlcircuit.
 """

@@ -1,6 +1,7 @@
 """Multiplayer Elo of the ranked mode: one game (elo.md §1-§6), a history (§7), the tiers.
 
-Rules: ``shared/rules/elo.md``; source ``shared/rules/sources/elo-classe.txt``.
+Source: the federation's French text, the page of the « note de classé » scale,
+summarised in ``docs/regles/elo.md``.
 Expected values are typed by hand from the source's worked examples (arithmetic in comments),
 never computed by xlcircuit. The multielo cross-check uses an independent, test-only oracle
 written below from that package's documented method (the package itself is not installable here).

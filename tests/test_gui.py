@@ -279,3 +279,30 @@ def test_import_problems_are_listed_by_source_cell(window, tmp_path):
                                              "(ou videz la ligne)")]
     assert window.status.get() == "2 problèmes à corriger dans les sources (liste ci-dessous)."
     assert str(window.confirm.cget("state")) == "disabled"
+
+
+def test_the_command_line_and_the_window_say_the_same_for_the_same_workbook(window, demo_path, tmp_path, capsys):
+    """One use case for both faces: the same warnings (an organiser's cell on an output sheet among them,
+    which the window once left unsaid) and the same summary."""
+    from xlcircuit.cli import main
+
+    twin = tmp_path / "jumeau" / demo_path.name
+    twin.parent.mkdir()
+    main(["fill", str(demo_path)])  # a first fill, then a cell of the organiser's beside the standings
+    shutil.copy(demo_path, twin)
+    for path in (demo_path, twin):
+        wb = openpyxl.load_workbook(path)
+        wb["Classement"]["Z1"] = "ma note"
+        wb.save(path)
+    capsys.readouterr()
+    assert main(["fill", str(demo_path)]) == 0
+    printed = capsys.readouterr()
+    cli_warnings = [line[4:] for line in printed.err.splitlines() if line.startswith("  - ")]
+
+    window.path.set(str(twin))
+    run_action(window, window.buttons["fill"])
+    text = window.messages.get("1.0", "end")
+    window_warnings = [line[4:] for line in text.splitlines() if line.startswith("  - ")]
+    assert cli_warnings and any("cellules à vous" in w for w in cli_warnings), printed.err
+    assert window_warnings == cli_warnings
+    assert printed.out.splitlines()[1:] == text.splitlines()[1:len(printed.out.splitlines())]

@@ -1,4 +1,4 @@
-"""Shared mechanics (``shared/rules/README.md``, "Conventions that hold for every system"):
+"""Shared mechanics (the conventions every federation's rules share):
 half-up display rounding, places with ties and vacancies, tie sharing, weighted best-N and
 competition ranks.
 

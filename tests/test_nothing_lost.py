@@ -26,9 +26,8 @@ from xlcircuit.cli import main
 from xlcircuit.federations import tdf as tdf_book
 from xlcircuit.rules.errors import WorkbookError, WorkbookProblems
 from xlcircuit.workbook.read import row_list
-from xlcircuit.xlsx import Book
-from xlcircuit.xlsx import book as book_io
-from xlcircuit.xlsx.package import Surgery
+from xlcircuit.xlsx import Book, files, safe, save_atomic
+from xlcircuit.xlsx.surgery import Surgery
 
 
 def digest(path: Path) -> str:
@@ -297,7 +296,7 @@ def _dead_pid() -> int:
 
 def test_the_next_run_removes_what_a_killed_run_left(small_season):
     pid = _dead_pid()
-    host = book_io._HOST
+    host = files._HOST
     beside = small_season.parent / f".petite.xlsx.xlcircuit-{host}-{pid}-abcd.tmp"
     beside.write_bytes(b"PK half")
     system = Path(tempfile.gettempdir()) / f"xlcircuit-{host}-{pid}-abcd"
@@ -327,7 +326,7 @@ def test_openpyxl_writes_its_temporary_files_in_a_folder_of_the_run(small_season
     assert book.wb is not None  # the full rewrite, where openpyxl writes temporary files (the surgical one does not)
     tdf_book.fill(book)
     book.save()
-    assert seen and all(f"xlcircuit-{book_io._HOST}-{os.getpid()}-" in name for name in seen)
+    assert seen and all(f"xlcircuit-{files._HOST}-{os.getpid()}-" in name for name in seen)
     assert not any(Path(name).parent.exists() for name in seen)  # the run's folder is removed
 
 
@@ -392,7 +391,7 @@ def test_a_merged_range_over_the_whole_sheet_is_refused_before_it_costs(small_se
 
 
 def test_millions_of_declared_cells_are_refused_before_parsing(small_season, tmp_path, monkeypatch):
-    monkeypatch.setattr(book_io, "MAX_CELLS", 50)
+    monkeypatch.setattr(safe, "MAX_CELLS", 50)
     with pytest.raises(WorkbookError, match="déclare plus de 50 cellules"):
         Book(small_season)
 
@@ -462,7 +461,7 @@ def test_a_joueurs_entry_matching_no_result_is_warned_with_its_cell(tmp_path):
     type_rows(wb, tdf_book.JOUEURS, [("Alise Martin", "Club A"), ("Bruno", "Club B")])
     type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), None, None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Alice Martin", 1, None, None), ("Open", "Bruno", 2, None, None)])
-    path = book_io.save_atomic(wb, tmp_path / "clubs.xlsx")
+    path = save_atomic(wb, tmp_path / "clubs.xlsx")
     summary = tdf_book.compute(Book(path))
     assert ("Joueurs!A2 : « Alise Martin », de la table « Joueurs », n'a aucun résultat ; faute de frappe pour "
             "« Alice Martin » ? (il ne figure donc dans aucun classeur de club).") in summary.warnings
@@ -475,7 +474,7 @@ def test_share_by_club_lists_the_players_without_a_club(tmp_path, capsys):
     type_rows(wb, tdf_book.TOURNOIS, [("Open", dt.date(2025, 10, 1), None, None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Alice", 1, None, None), ("Open", "Bruno", 2, None, None),
                                        ("Open", "Chloé", 3, None, None)])
-    path = book_io.save_atomic(wb, tmp_path / "clubs.xlsx")
+    path = save_atomic(wb, tmp_path / "clubs.xlsx")
     assert main(["share", str(path), "--clubs", str(tmp_path / "clubs")]) == 0
     assert ("  - 2 joueurs sans club, dans aucun classeur de club (ajoutez-les à la table « Joueurs » si "
             "c'est un oubli) : Alice, Chloé.") in capsys.readouterr().err

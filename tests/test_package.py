@@ -25,7 +25,10 @@ from xlcircuit.cli import main
 from xlcircuit.federations import ADAPTERS as FEDERATIONS
 from xlcircuit.federations import tdf
 from xlcircuit.xlsx import Book, save_atomic
-from xlcircuit.xlsx.package import Package, Unsupported, package_problems, read_cells
+from xlcircuit.xlsx.cells import read_cells
+from xlcircuit.xlsx.ooxml import Unsupported
+from xlcircuit.xlsx.package import Package
+from xlcircuit.xlsx.validate import package_problems
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -365,7 +368,7 @@ def test_the_fast_reader_reads_what_openpyxl_reads(organised, tmp_path):
     for path in files:
         wb, values = openpyxl.load_workbook(path), openpyxl.load_workbook(path, data_only=True)
         package = Package(path)
-        from xlcircuit.xlsx.package import shared_strings
+        from xlcircuit.xlsx.cells import shared_strings
 
         strings = shared_strings(package)
         for sheet in package.sheets:
@@ -482,7 +485,7 @@ def test_the_list_of_sheets_excel_keeps_in_its_properties_is_copied_when_no_shee
 def test_the_pattern_of_a_span_of_columns_matches_its_columns_and_no_other(first, span, column):
     from openpyxl.utils import get_column_letter
 
-    from xlcircuit.xlsx.package import _letters_between
+    from xlcircuit.xlsx.reduced import _letters_between
 
     last = min(first + span, 16384)
     pattern = re.compile(f"(?:{_letters_between(first, last)})[0-9]")
@@ -490,7 +493,7 @@ def test_the_pattern_of_a_span_of_columns_matches_its_columns_and_no_other(first
 
 
 def test_a_refill_empties_the_rows_of_the_previous_tables_and_keeps_the_organisers(demo_path, tmp_path):
-    from xlcircuit.xlsx.package import _strip_cells
+    from xlcircuit.xlsx.reduced import _strip_cells
 
     wb = openpyxl.load_workbook(demo_path)
     wb["Points"]["N5"] = "à garder"
@@ -514,6 +517,6 @@ def test_attributes_and_text_are_escaped_as_the_standard_library_escapes_them(te
     from xml.sax.saxutils import escape as standard_escape
     from xml.sax.saxutils import quoteattr as standard_quoteattr
 
-    from xlcircuit.xlsx.package import escape, quoteattr
+    from xlcircuit.xlsx.ooxml import escape, quoteattr
 
     assert (escape(text), quoteattr(text)) == (standard_escape(text), standard_quoteattr(text))

@@ -1,6 +1,7 @@
 """Tour de France de Diplomatie: points of one tournament (tdf.md §1) and the season (§2).
 
-Rules: ``shared/rules/tdf.md``; source ``shared/rules/sources/tdf-reglement.txt``.
+Source: the federation's French text, « règlement du Tour de France de Diplomatie » (2022-2023),
+summarised in ``docs/regles/tdf.md``.
 Expected values are computed by hand in the tests (arithmetic literals with a comment),
 never by calling xlcircuit.
 """

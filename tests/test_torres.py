@@ -1,7 +1,8 @@
 """TORRES championship: match scoring (torres.md §2), group standings (§3), the group schedule (§1) and
 the end of season (§4).
 
-Rules: ``shared/rules/torres.md``; source ``shared/rules/sources/torres-championnat.txt``.
+Source: the federation's French text, « Fonctionnement du championnat TORRES » (Boîte à Jeux),
+summarised in ``docs/regles/torres.md``.
 Expected values are computed by hand (arithmetic in the comments), never by calling xlcircuit.
 """
 

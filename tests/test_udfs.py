@@ -1,6 +1,6 @@
 """The Excel functions (xlcircuit.udfs), called the way Excel calls them.
 
-Expected values are typed by hand from ../shared/rules/tdf.md; nothing here asks the core.
+Expected values are typed by hand from docs/regles/tdf.md; nothing here asks the core.
 Excel passes every number as a float, blanks as None, one cell as a scalar and, for ndim=2
 arguments, every range as a list of rows.
 """

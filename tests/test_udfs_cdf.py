@@ -1,6 +1,6 @@
 """The Championnat de France's Excel functions (xlcircuit.udfs), called the way Excel calls them.
 
-Expected values are typed by hand from ../shared/rules/cdf.md; nothing here asks the core.
+Expected values are typed by hand from docs/regles/cdf.md; nothing here asks the core.
 Excel passes every number as a float, blanks as None, one cell as a scalar, ranges as lists of rows.
 """
 

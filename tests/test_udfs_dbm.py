@@ -1,6 +1,6 @@
 """The DBM Excel functions (xlcircuit.udfs), called the way Excel calls them.
 
-Expected values are the figures printed in ../shared/rules/sources/dbm-reforme-98-99.txt ("EXEMPLES")
+Expected values are the figures printed in « Championnat DBM 98/99 — La Réforme » (Philippe Lempereur) ("EXEMPLES")
 or hand arithmetic; nothing here asks the core. Excel passes every number as a float, blanks as
 None, one cell as a scalar and every range argument (ndim=2) as a list of rows.
 """

@@ -1,7 +1,7 @@
 """The Elo Excel functions (xlcircuit.udfs), called the way Excel calls them.
 
-Expected values are typed by hand from ../shared/rules/elo.md and its source
-(../shared/rules/sources/elo-classe.txt); nothing here asks the core. Excel passes every number
+Expected values are typed by hand from docs/regles/elo.md and its source
+(the page of the « note de classé » scale); nothing here asks the core. Excel passes every number
 as a float, blanks as None, one cell as a scalar and, for ranges (ndim=2), a list of rows.
 """
 

@@ -1,6 +1,6 @@
 """The DBM season workbook: template, fill of the example and of hand-made seasons, checks, display.
 
-Expected figures come from ../shared/rules/sources/dbm-reforme-98-99.txt ("EXEMPLES") or hand
+Expected figures come from « Championnat DBM 98/99 — La Réforme » (Philippe Lempereur) ("EXEMPLES") or hand
 arithmetic in a comment.
 """
 

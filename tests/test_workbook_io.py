@@ -21,9 +21,9 @@ from xlcircuit.federations import tdf as tdf_book
 from xlcircuit.federations.examples import load
 from xlcircuit.rules.errors import WorkbookError
 from xlcircuit.workbook.write import type_rows
-from xlcircuit.xlsx import Book, save_atomic
-from xlcircuit.xlsx import book as book_io
-from xlcircuit.xlsx.package import Package, Surgery
+from xlcircuit.xlsx import Book, safe, save_atomic
+from xlcircuit.xlsx.package import Package
+from xlcircuit.xlsx.surgery import Surgery
 
 
 def digest(path: Path) -> str:
@@ -105,7 +105,7 @@ def test_a_zip_bomb_is_refused_before_parsing(tmp_path, small_season):
 
 
 def test_the_total_size_limit_is_checked_from_the_zip_directory(small_season, monkeypatch):
-    monkeypatch.setattr(book_io, "MAX_UNCOMPRESSED", 1000)
+    monkeypatch.setattr(safe, "MAX_UNCOMPRESSED", 1000)
     with pytest.raises(WorkbookError, match="trop gros une fois décompressé"):
         Book(small_season)
 

@@ -47,7 +47,7 @@ class Function:
     module: str = "xlcircuit.udfs"  # the module defining it (xlwings' "UDF Modules")
 
 
-# --- Tour de France de Diplomatie (../shared/rules/tdf.md) ----------------------------------------
+# --- Tour de France de Diplomatie (docs/regles/tdf.md) ----------------------------------------
 
 _INTERRUPTED = Argument(
     "interrupted",
@@ -135,7 +135,7 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
     ),
 )
 
-# --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
+# --- DBM (docs/regles/dbm.md) -------------------------------------------------------------------
 
 _VFT = Argument("vft", "Valeur finale du tournoi (VFT), par exemple le résultat de DBM_VALUE.")
 
@@ -213,7 +213,7 @@ DBM_FUNCTIONS: tuple[Function, ...] = (
     ),
 )
 
-# --- Championnat de France de Diplomatie (../shared/rules/cdf.md) -----------------------------------
+# --- Championnat de France de Diplomatie (docs/regles/cdf.md) -----------------------------------
 
 _ROUND_SCORES = "Ligne (ou colonne) des scores de ronde du joueur, dans l'ordre des rondes ; vide s'il n'a pas joué"
 
@@ -298,7 +298,7 @@ CDF_FUNCTIONS: tuple[Function, ...] = (
     ),
 )
 
-# --- Multiplayer Elo (../shared/rules/elo.md) ------------------------------------------------------
+# --- Multiplayer Elo (docs/regles/elo.md) ------------------------------------------------------
 
 _GAME_RATINGS = Argument(
     "ratings", "Colonne des notes Elo des joueurs de la partie avant celle-ci (de 2 à 8 joueurs ; lignes vides "
@@ -382,7 +382,7 @@ ELO_FUNCTIONS: tuple[Function, ...] = (
     ),
 )
 
-# --- TORRES (../shared/rules/torres.md) ------------------------------------------------------------
+# --- TORRES (docs/regles/torres.md) ------------------------------------------------------------
 
 _TORRES_POINTS = Argument(
     "points",

@@ -305,7 +305,7 @@ def TDF_WEIGHTS(points, kinds):
     return _shaped([BLANK if o is None else next(weights) for o in outings], shape)
 
 
-# --- DBM (../shared/rules/dbm.md) -------------------------------------------------------------------
+# --- DBM (docs/regles/dbm.md) -------------------------------------------------------------------
 
 
 #: Largest number of rounds DBM_VALUE takes, as the workbook (:mod:`xlcircuit.limits`).
@@ -380,7 +380,7 @@ def DBM_BEST4(results):
         _number(cell, _at("results", i)) for i, cell in enumerate(cells) if not _is_blank(cell)))
 
 
-# --- Championnat de France de Diplomatie (../shared/rules/cdf.md) -----------------------------------
+# --- Championnat de France de Diplomatie (docs/regles/cdf.md) -----------------------------------
 
 
 
@@ -457,7 +457,7 @@ def CDF_FINAL(round_scores, top_board=False, bonus=0):
     return float(cdf.total_score(final, _flag(top_board, "top_board"), extra))
 
 
-# --- Multiplayer Elo (../shared/rules/elo.md) ------------------------------------------------------
+# --- Multiplayer Elo (docs/regles/elo.md) ------------------------------------------------------
 
 
 
@@ -544,7 +544,7 @@ def ELO_TIER(rating, games_played):
     return elo.tier(_whole(_single(rating, "rating"), "rating", elo.FLOOR), games).label
 
 
-# --- TORRES (../shared/rules/torres.md) ------------------------------------------------------------
+# --- TORRES (docs/regles/torres.md) ------------------------------------------------------------
 
 
 def _match_points(points: Any) -> tuple[list[float], Shape]:

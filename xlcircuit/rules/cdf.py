@@ -2,8 +2,8 @@
 qualifying and final scores (§II.2b4, §IV.2, §IV.3a), the top board (§III), the individual
 ranking with its tie-breakers (§IV.3b), teams (§IV.5), vote awards (§IV.6) and best countries (§IV.7).
 
-Rules: ``../shared/rules/cdf.md``; source ``../shared/rules/sources/cdf-reglement-2012.txt``
-(the source wins where they differ). Nothing is rounded here; rounding is for display only.
+Rules: ``docs/regles/cdf.md``, our French summary of the 2012 rules of the Championnat de France de
+Diplomatie, which wins where they differ. Nothing is rounded here; rounding is for display only.
 """
 
 from __future__ import annotations

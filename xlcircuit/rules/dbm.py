@@ -2,8 +2,9 @@
 tournament, VFT), CADABRA (a player's result, RFJ), the in-season value (VAJ), the season tables
 (Tableau 1, Tableau 2, teams) and next season's classes.
 
-Rules: ``../shared/rules/dbm.md``; source ``../shared/rules/sources/dbm-reforme-98-99.txt``.
-Section names below are the source's headings. Nothing is rounded here; rounding is for display.
+Rules: ``docs/regles/dbm.md``, our French summary of « Championnat DBM 98/99 — La Réforme » (Philippe
+Lempereur), which wins where they differ. Section names below are the source's headings. Nothing is
+rounded here; rounding is for display.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Multiplayer Elo of the ranked mode: one game of 2 to 8 players (§1-§6), a history of games
 in date order (§7), and the tiers.
 
-Rules: ``../shared/rules/elo.md``; source ``../shared/rules/sources/elo-classe.txt`` (which wins
-where they differ). A game is all its pairwise duels; each player's change is his K times the
+Rules: ``docs/regles/elo.md``, our French summary of the page of the « note de classé » scale, which
+wins where they differ. A game is all its pairwise duels; each player's change is his K times the
 mean, over his n - 1 duels, of result minus expectation, rounded half away from zero.
 """
 

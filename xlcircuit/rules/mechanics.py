@@ -1,5 +1,5 @@
 """Mechanics shared by every federation: places with ties, tie sharing, weighted best-N,
-competition ranking and half-up rounding (``../shared/rules/README.md``, conventions).
+competition ranking and half-up rounding (the conventions every federation's rules share).
 
 Pure functions on plain data; nothing here knows a federation.
 """

@@ -1,7 +1,7 @@
 """Tour de France de Diplomatie: points of one tournament (§1) and the weighted season total (§2).
 
-Rules: ``../shared/rules/tdf.md``; source ``../shared/rules/sources/tdf-reglement.txt``.
-Nothing is rounded here ("sans arrondi"); rounding is for display only.
+Rules: ``docs/regles/tdf.md``, our French summary of the « règlement du Tour de France de Diplomatie »
+(2022-2023), which wins where they differ. Nothing is rounded here ("sans arrondi"); rounding is for display only.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """TORRES championship on Boîte à Jeux: match scoring, group standings, movements between
 divisions, the group schedule and next season's groups.
 
-Rules: ``../shared/rules/torres.md``; source ``../shared/rules/sources/torres-championnat.txt``
-(the source wins where they differ). Sections cited as in torres.md, in order: §1 Structure,
+Rules: ``docs/regles/torres.md``, our French summary of « Fonctionnement du championnat TORRES » (Boîte à
+Jeux), which wins where they differ. Sections cited as in torres.md, in order: §1 Structure,
 §2 Scoring a match, §3 Group standings, §4 End of season.
 Nothing is rounded here; rounding is for display only.
 """
