@@ -313,21 +313,25 @@ class Window:
             where = f"{problem.sheet}!{problem.cell}" if problem.cell else (
                 f"{problem.sheet}, ligne {problem.row}" if problem.row is not None else problem.sheet)
             self.problems.insert("", "end", values=(where, problem.column or "", problem.message))
-        if outcome.problems:
-            where = "les sources" if outcome.error and "dans les sources" in outcome.error else "le classeur"
-            self.status.set(f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} "
-                            f"à corriger dans {where} (liste ci-dessous).")
-        elif outcome.error:
-            self.status.set("Rien n'a été fait : voir le message ci-dessous." if not outcome.lines
-                            else "Fait en partie : voir les messages ci-dessous.")
-        elif self.action == "preview":
-            self.status.set("Aperçu ci-dessous : rien n'est écrit. « Confirmer l'import » écrit ces lignes dans le "
-                            "classeur.")
-            self.confirm.configure(state="normal")
-        else:
-            self.status.set("Terminé. « Ouvrir le résultat » l'ouvre.")
+        self.status.set(self.status_line(outcome))
+        if self.action == "preview" and not outcome.error:
+            self.confirm.configure(state="normal")  # the preview is shown: the import may be confirmed
         self.result = outcome.result if outcome.result is not None and outcome.result.exists() else None
         self.open_button.configure(state="normal" if self.result else "disabled")
+
+
+    def status_line(self, outcome: Outcome) -> str:
+        """The line under the progress bar once an action is over."""
+        if outcome.problems:
+            where = "les sources" if outcome.error and "dans les sources" in outcome.error else "le classeur"
+            return (f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} à corriger dans "
+                    f"{where} (liste ci-dessous).")
+        if outcome.error:
+            return ("Rien n'a été fait : voir le message ci-dessous." if not outcome.lines
+                    else "Fait en partie : voir les messages ci-dessous.")
+        if self.action == "preview":
+            return "Aperçu ci-dessous : rien n'est écrit. « Confirmer l'import » écrit ces lignes dans le classeur."
+        return "Terminé. « Ouvrir le résultat » l'ouvre."
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -243,9 +243,31 @@ def _fact(grid: Grid, row: int, vocabulary: _Vocabulary, skip: Iterable[int] = (
 def _fill_lines(sheet: SheetPlan, importer: Importer, vocabulary: _Vocabulary, plan: Plan, people: People,
                 tournament: str | None) -> bool:
     """Read the grid's facts and lines into ``sheet``; True if ``tournament`` named its lines."""
-    grid = sheet.grid
-    named_by_option = False
     referees: list[tuple[Person, object, int, int]] = []
+    rows = _rows(sheet, vocabulary, referees)
+    missing = _missing(sheet, importer)
+    if missing:
+        for problem in missing:
+            plan.add(problem)
+        return False
+    default, named_by_option = None, False
+    if importer.named is not None and not _given(sheet, importer.named):
+        default = tournament if tournament is not None else sheet.grid.name
+        named_by_option = tournament is not None
+    for row, cells in rows:
+        line = _line(sheet, row, cells, importer, default, plan)
+        if line is not None:
+            sheet.lines.append(line)
+    _add_people(sheet, importer, referees, default, plan)
+    _names(sheet, importer, plan, people)
+    return named_by_option
+
+
+def _rows(sheet: SheetPlan, vocabulary: _Vocabulary,
+          referees: list[tuple[Person, object, int, int]]) -> list[tuple[int, list[object]]]:
+    """The grid's rows under its header, each as the values of its recognised columns; the facts above the
+    header, and those written below in the table's place (« Arbitre : … »), noted instead."""
+    grid = sheet.grid
     for row in (r for r in sorted(grid.rows) if r < sheet.header):
         _note_fact(sheet, row, vocabulary, referees, ())
     name_columns = {c.index for c in sheet.columns if c.target in (vocabulary.player, SURNAME_PART, FIRST_NAME_PART)}
@@ -257,25 +279,9 @@ def _fill_lines(sheet: SheetPlan, importer: Importer, vocabulary: _Vocabulary, p
         if all(v is None for v in cells) or (isinstance(cells[0], str) and heading_key(cells[0]) == header_keys[0]
                                              and [heading_key(v) for v in cells] == header_keys):
             continue  # blank, or the header repeated (a page break)
-        if _note_fact(sheet, row, vocabulary, referees, name_columns):
-            continue
-        rows.append((row, cells))
-    missing = _missing(sheet, importer, tournament is not None)
-    if missing:
-        for problem in missing:
-            plan.add(problem)
-        return False
-    default = None
-    if importer.named is not None and not _given(sheet, importer.named):
-        default = tournament if tournament is not None else grid.name
-        named_by_option = tournament is not None
-    for row, cells in rows:
-        line = _line(sheet, row, cells, importer, default, plan)
-        if line is not None:
-            sheet.lines.append(line)
-    _add_people(sheet, importer, referees, default, plan)
-    _names(sheet, importer, plan, people)
-    return named_by_option
+        if not _note_fact(sheet, row, vocabulary, referees, name_columns):
+            rows.append((row, cells))
+    return rows
 
 
 def _note_fact(sheet: SheetPlan, row: int, vocabulary: _Vocabulary, people: list[tuple[Person, object, int, int]],
@@ -297,7 +303,7 @@ def _given(sheet: SheetPlan, header: str) -> bool:
     return header in sheet.facts or any(c.target == header for c in sheet.columns)
 
 
-def _missing(sheet: SheetPlan, importer: Importer, named: bool) -> list[Problem]:
+def _missing(sheet: SheetPlan, importer: Importer) -> list[Problem]:
     """A problem for each required field the grid gives neither as a column nor above its table."""
     problems = []
     headings = ", ".join(f"« {c.heading} »" for c in sheet.columns)
