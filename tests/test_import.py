@@ -603,3 +603,46 @@ def test_every_form_heading_is_one_the_import_recognises(tmp_path, capsys, code)
     assert [sheet.ignored for sheet in plan.sheets] == [[]]
     recognised = {c.heading for c in plan.sheets[0].columns}
     assert recognised == set(importer.form.columns)
+
+
+def test_a_damaged_workbook_source_is_one_sentence(tmp_path, capsys):
+    season = write_season(tmp_path / "saison.xlsx", [], [])
+    good = example_2(tmp_path / "bon.xlsx")
+    broken = tmp_path / "abîmé.xlsx"
+    with zipfile.ZipFile(good) as source, zipfile.ZipFile(broken, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = data[:len(data) // 2]  # cut in the middle of the cells: openpyxl meets it while reading rows
+            target.writestr(info, data)
+    status, out, err = run(capsys, "import", str(season), str(broken))
+    assert status == 1 and "Traceback" not in err
+    assert "abîmé.xlsx : est endommagé et ne peut pas être lu (XML invalide)" in err
+
+
+def test_two_excel_tables_on_one_sheet_are_two_tournaments(tmp_path, capsys):
+    from openpyxl.worksheet.table import Table
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Poules"
+    for row in (["Place", "Joueur", None, "Place", "Joueur"], [1, "Alice", None, 1, "Bob"], [2, "Chloé", None, 2, "Denis"]):
+        ws.append(row)
+    ws.add_table(Table(displayName="Antique", ref="A1:B3"))
+    ws.add_table(Table(displayName="Médiévale", ref="D1:E3"))
+    hidden = wb.create_sheet("Calculs")
+    hidden.append(["Place", "Joueur"])
+    hidden.append([1, "Personne"])
+    hidden.sheet_state = "hidden"
+    wb.save(tmp_path / "poules.xlsx")
+    season = write_season(tmp_path / "saison.xlsx", [], [])
+    status, out, err = run(capsys, "import", str(season), str(tmp_path / "poules.xlsx"), "-o",
+                           str(tmp_path / "copie.xlsx"))
+    assert status == 0, err
+    assert "Ignoré : [poules.xlsx]Calculs : feuille masquée, ignorée" in err
+    rows = rows_of(tmp_path / "copie.xlsx", "Résultats", "Resultats")
+    assert [(r["Tournoi"], r["Joueur"], r["Source"]) for r in rows] == [
+        ("Antique", "Alice", "poules.xlsx : Poules : Antique"), ("Antique", "Chloé", "poules.xlsx : Poules : Antique"),
+        ("Médiévale", "Bob", "poules.xlsx : Poules : Médiévale"),
+        ("Médiévale", "Denis", "poules.xlsx : Poules : Médiévale")]
+    assert rows_of(season, "Résultats", "Resultats") == [dict.fromkeys(rows[0])]  # -o: the season untouched
