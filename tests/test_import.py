@@ -646,3 +646,31 @@ def test_two_excel_tables_on_one_sheet_are_two_tournaments(tmp_path, capsys):
         ("Médiévale", "Bob", "poules.xlsx : Poules : Médiévale"),
         ("Médiévale", "Denis", "poules.xlsx : Poules : Médiévale")]
     assert rows_of(season, "Résultats", "Resultats") == [dict.fromkeys(rows[0])]  # -o: the season untouched
+
+
+def test_a_table_over_whole_columns_and_a_formula_of_the_organiser_follow_their_rows(tmp_path, capsys):
+    from openpyxl.worksheet.table import TableColumn
+
+    season = write_season(tmp_path / "saison.xlsx", [], [])
+    source, other = tmp_path / "Open.csv", tmp_path / "Autre.csv"
+    source.write_text("Place;Joueur\n1;Alice\n2;Bob\n3;Chloé\n", encoding="utf-8")
+    other.write_text("Place;Joueur\n1;Denis\n2;Éloi\n", encoding="utf-8")
+    assert main(["import", str(season), str(source), str(other)]) == 0
+    wb = openpyxl.load_workbook(season)
+    ws = wb["Résultats"]
+    table = ws.tables["Resultats"]
+    ws["G1"] = "Double"
+    for row in range(2, 7):
+        ws[f"G{row}"] = f"=C{row}*2"
+    table.ref = table.autoFilter.ref = "A1:G1048576"  # the whole columns, as some organisers select them
+    table.tableColumns.append(TableColumn(id=7, name="Double"))
+    wb.save(season)
+    source.write_text("Place;Joueur\n1;Alice\n2;Chloé\n", encoding="utf-8")  # a line withdrawn
+    capsys.readouterr()
+    status, out, err = run(capsys, "import", str(season), str(source))
+    assert status == 0, err
+    assert "1 ligne retirée : importée de « Open.csv », elle n’y est plus" in out
+    ws = openpyxl.load_workbook(season)["Résultats"]
+    assert [(ws[f"B{r}"].value, ws[f"C{r}"].value, ws[f"G{r}"].value) for r in range(2, 7)] == [
+        ("Alice", 1, "=C2*2"), ("Chloé", 2, "=C3*2"), ("Denis", 1, "=C4*2"), ("Éloi", 2, "=C5*2"), (None, None, None)]
+    assert ws.tables["Resultats"].ref == "A1:G1048575"  # one row less, still down the sheet

@@ -389,18 +389,19 @@ class _Table:
             self.added.append(row)
         return [f"{self.spec.name} : {header}" for header in self.new_columns]
 
+    def _last_filled(self, dropped: Iterable[int] = ()) -> int:
+        """The table's last row with a value (its header row when it has none), rows of ``dropped`` left out:
+        found among the cells that exist (a table over whole columns costs its filled rows only)."""
+        gone = set(dropped)
+        rows = [c.row for c in cells_in(self.ws, (self.min_col, self.min_row + 1, self.max_col, self.last_row))
+                if c.value is not None and c.row not in gone]
+        return max(rows, default=self.min_row)
+
     def _free_rows(self, dropped: Iterable[int]) -> int:
         """Blank rows at the end of the table (a new template's empty row): added rows go there first."""
         gone = set(dropped)
-        free = 0
-        for row in range(self.last_row, self.min_row, -1):
-            if row in gone:
-                continue
-            if any(self.ws._cells.get((row, col)) is not None and self.ws._cells[row, col].value is not None
-                   for col in range(self.min_col, self.max_col + 1)):
-                break
-            free += 1
-        return free
+        last = self._last_filled(gone)
+        return sum(1 for row in range(last + 1, self.last_row + 1) if row not in gone)
 
     def _put(self, row: int, values: Mapping[str, object], style_row: int | None = None) -> None:
         formats = {c.header: c.number_format for c in self.spec.columns}
@@ -432,19 +433,20 @@ class _Table:
 
     def _drop(self, drop: Sequence[int]) -> None:
         """Take rows out of the table, the rows under them moving up (in the table's columns only; formulas
-        follow their cells)."""
+        follow their cells); the table keeps its blank rows at the end."""
         if not drop:
             return
         gone = set(drop)
-        kept = [r for r in range(self.min_row + 1, self.max_row + 1) if r not in gone]
-        for target, source in zip(range(self.min_row + 1, self.max_row + 1), kept):
+        last = max(self._last_filled(), *drop)
+        kept = [r for r in range(self.min_row + 1, last + 1) if r not in gone]
+        for target, source in zip(range(self.min_row + 1, last + 1), kept):
             if target != source:
                 for col in range(self.min_col, self.max_col + 1):
                     self._move(source, target, col)
-        for row in range(self.min_row + 1 + len(kept), self.max_row + 1):
+        for row in range(self.min_row + 1 + len(kept), last + 1):
             for col in range(self.min_col, self.max_col + 1):
                 self.ws._cells.pop((row, col), None)
-        self.max_row = max(self.min_row + 1, self.min_row + len(kept))
+        self.max_row = max(self.min_row + 1, self.max_row - len(gone))
         self._set_ref()
 
     def _move(self, source: int, target: int, col: int) -> None:
