@@ -178,3 +178,27 @@ def test_diff_gives_the_changes_as_lines(demo_path, tmp_path):
                              "Aucun résultat ni classement n'a changé."]
     refused = run(lambda: diff(tmp_path / "absent.xlsx", demo_path))
     assert refused.status == 1 and refused.error
+
+
+def test_import_tells_what_it_added_and_what_is_left_to_type(tmp_path):
+    from xlcircuit.app.importing import import_results
+
+    season = write_season(tmp_path / "saison.xlsx", [], [])
+    source = tmp_path / "Open de Lyon.csv"
+    source.write_text("Clt;NOM;Prénom\n1;MARTIN;Alice\n2 ex;DURAND;Bob\n", encoding="utf-8")
+    trial = import_results(season, [source], trial=True)
+    assert trial.lines[0] == "Essai : rien n'est écrit dans saison.xlsx." and trial.status == 0
+    assert trial.lines[-1] == "À importer : 2 lignes, 1 tournoi. Pour l'écrire : la même commande sans --essai."
+    outcome = import_results(season, [source])
+    assert outcome.lines[:4] == [
+        f"Import dans {season} : 2 lignes de 1 source.",
+        "  tournoi « Open de Lyon » : 2 lignes ajoutées",
+        "  Feuille « Tournois », ligne 2 ajoutée : tournoi « Open de Lyon » ; à compléter : Date (Tournois!B2), "
+        "Type (Tournois!C2)",
+        "Les tables de saisie sont écrites par une réécriture complète du classeur (openpyxl), comme pour schedule : "
+        "vos formules sont recalculées à l'ouverture.",
+    ]
+    assert outcome.result == season and outcome.status == 0 and not outcome.warnings
+    refused = run(lambda: import_results(season, [tmp_path / "absent.csv"]))
+    assert refused.status == 1 and refused.error == "1 problème dans les sources"
+    assert [str(p) for p in refused.problems] == [f"{tmp_path / 'absent.csv'} : fichier ou dossier introuvable"]

@@ -35,3 +35,12 @@ def test_the_benchmark_runs_on_a_tiny_size(tmp_path, script, args, header, first
     for index, start in more.items():
         assert lines[index].startswith(start)
     assert function in lines[-1]
+
+
+def test_the_import_benchmark_runs_on_a_tiny_size(tmp_path):
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "bench_import.py"), "--sizes", "2"], capture_output=True,
+                         text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].split()[:4] == ["tournois", "format", "lignes", "import"]
+    assert [line.split()[:3] for line in lines[1:]] == [["2", "xlsx", "120"], ["2", "csv", "120"]]

@@ -199,7 +199,7 @@ def every_parser():
 
 def test_every_help_is_french():
     parsers = every_parser()
-    assert len(parsers) == 15  # xlcircuit, 10 commands, excel's 4
+    assert len(parsers) == 16  # xlcircuit, 11 commands, excel's 4
     for words, parser in parsers:
         text = parser.format_help()
         assert text.startswith("utilisation : xlcircuit"), words
@@ -211,7 +211,9 @@ USAGE_ERRORS = [
     (["fil", "saison.xlsx"], "« fil » n'existe pas ; vouliez-vous dire fill ?"),
     (["chek", "saison.xlsx"], "vouliez-vous dire check ?"),
     (["new", "tdff", "x.xlsx"], "« tdff » n'existe pas ; vouliez-vous dire tdf ?"),
-    (["new", "xyz", "x.xlsx"], "« xyz » n'existe pas (possibles : tdf, dbm, cdf, elo, torres)"),
+    (["new", "xyz", "x.xlsx"], "« xyz » n'existe pas (possibles : tdf, dbm, cdf, elo, torres, tdf-tournoi, "
+                               "dbm-tournoi, cdf-tournoi, elo-tournoi, torres-tournoi)"),
+    (["new", "dbm-tournois", "x.xlsx"], "« dbm-tournois » n'existe pas ; vouliez-vous dire dbm-tournoi ?"),
     (["fill"], "il manque : FICHIER"),
     ([], "il manque : COMMANDE"),
     (["excel"], "il manque : SOUS-COMMANDE"),

@@ -9,6 +9,7 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -279,6 +280,76 @@ def test_the_window_is_an_installed_gui_script():
     assert '[project.gui-scripts]\nxlcircuit-fenetre = "xlcircuit.gui:main"' in text
     scripts = Path(sys.executable).parent
     assert any((scripts / name).exists() for name in ("xlcircuit-fenetre", "xlcircuit-fenetre.exe"))
+
+
+def _type_into_dialog(title: str, text: str) -> threading.Thread:
+    """In the background (the dialog runs its own loop inside the window's), wait for the file chooser called
+    ``title``, type ``text`` into it and press Return, as an organiser would."""
+    pattern = "^" + "".join(c if c.isascii() else ".+" for c in title) + "$"  # xdotool matches bytes
+
+    def answer() -> None:
+        dialog = xdotool("search", "--sync", "--name", pattern).splitlines()[0]
+        xdotool("windowfocus", "--sync", dialog)
+        xdotool("type", "--delay", "5", text)
+        xdotool("key", "Return")
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_import_chooses_files_previews_then_confirms(window, tmp_path):
+    """« Importer… »: choose two result files in the file chooser, see the preview (nothing written), then
+    « Confirmer l'import » writes the lines into the season."""
+    season = write_season(tmp_path / "saison.xlsx", [], [])
+    lyon = openpyxl.Workbook()
+    sheet = lyon.active
+    sheet.title = "Open de Lyon"
+    sheet.append(["Open de Lyon, classement final"])
+    sheet.append([])
+    sheet.append(["Clt", "NOM", "Prénom", "Armée"])
+    sheet.append([1, "MARTIN", "Alice", "France"])
+    sheet.append(["2 ex", "DURAND", "Bob", "Italie"])
+    lyon.save(tmp_path / "lyon.xlsx")
+    (tmp_path / "paris.csv").write_bytes("Rang;Joueur\n1;Bob Durand\n2;Alice Martin\n".encode("cp1252"))
+    window.path.set(str(season))
+    before = season.read_bytes()
+    chooser = _type_into_dialog(gui.IMPORT_TITLE, '"lyon.xlsx" "paris.csv"')
+    click(window, window.buttons["import"])
+    wait_for(lambda: window.busy, "the preview to start", 60, pump=window.root.update)
+    wait_for(lambda: not window.busy, "the preview to end", 90, pump=window.root.update)
+    chooser.join(10)
+    text = window.messages.get("1.0", "end")
+    assert "Essai : rien n'est écrit dans saison.xlsx." in text
+    assert "« Clt » (A) → Place" in text and "colonnes ignorées : « Armée » (D)" in text
+    assert "tournoi : « paris » (nouveau)" in text
+    assert season.read_bytes() == before  # the preview writes nothing
+    assert str(window.confirm.cget("state")) == "normal"
+    assert window.status.get().startswith("Aperçu ci-dessous : rien n'est écrit.")
+
+    run_action(window, window.confirm)
+    text = window.messages.get("1.0", "end")
+    assert "Import dans" in text and "4 lignes de 2 sources" in text, text
+    rows = table_dicts(openpyxl.load_workbook(season)["Résultats"], "Resultats")
+    assert [(r["Tournoi"], r["Joueur"], r["Place"]) for r in rows] == [
+        ("Open de Lyon", "Alice MARTIN", 1), ("Open de Lyon", "Bob DURAND", 2),
+        ("paris", "Bob DURAND", 1), ("paris", "Alice MARTIN", 2)]
+    assert str(window.confirm.cget("state")) == "disabled"  # confirmed once
+
+
+def test_import_problems_are_listed_by_source_cell(window, tmp_path):
+    season = write_season(tmp_path / "saison.xlsx", [], [])
+    (tmp_path / "bad.csv").write_text("Place;Joueur\npremier;Alice\n2;\n", encoding="utf-8")
+    window.path.set(str(season))
+    window.sources = [tmp_path / "bad.csv"]
+    window.start("preview")
+    wait_for(lambda: not window.busy, "the preview to end", 90, pump=window.root.update)
+    rows = [window.problems.item(item, "values") for item in window.problems.get_children()]
+    assert rows == [("bad.csv!A2", "Place", "place attendue : un entier positif (1, 2, 3…) ; trouvé « premier »"),
+                    ("bad.csv!B3", "Joueur", "joueur manquant : la ligne a d'autres valeurs ; il en faut une ici "
+                                             "(ou videz la ligne)")]
+    assert window.status.get() == "2 problèmes à corriger dans les sources (liste ci-dessous)."
+    assert str(window.confirm.cget("state")) == "disabled"
 
 
 def test_the_command_line_and_the_window_say_the_same_for_the_same_workbook(window, demo_path, tmp_path, capsys):

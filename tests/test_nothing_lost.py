@@ -49,7 +49,7 @@ def test_results_typed_under_a_one_row_table_after_a_blank_row_are_all_taken_in(
     path = write_season(tmp_path / "saison.xlsx", tournois, resultats[:1])
     wb = openpyxl.load_workbook(path)
     ws = wb["Résultats"]
-    assert ws.tables["Resultats"].ref == "A1:E2"
+    assert ws.tables["Resultats"].ref == "A1:F2"
     for row, values in enumerate(resultats[1:], start=4):  # row 3 left blank
         for col, value in enumerate(values, start=1):
             ws.cell(row, col, value)
@@ -61,7 +61,7 @@ def test_results_typed_under_a_one_row_table_after_a_blank_row_are_all_taken_in(
             in captured.err)
     assert main(["fill", str(path)]) == 0
     filled = openpyxl.load_workbook(path)
-    assert filled["Résultats"].tables["Resultats"].ref == "A1:E49"
+    assert filled["Résultats"].tables["Resultats"].ref == "A1:F49"
     assert len(table_dicts(filled["Points"], "Points")) == 47
 
 
@@ -96,15 +96,15 @@ def test_rows_under_a_table_stop_at_the_next_table_below_it(tmp_path):
     book = Book(path)
     summary = tdf_book.compute(book)
     assert sorted(e.line.player for e in summary.entries) == ["Alice", "Bruno"]
-    assert book.wb["Résultats"].tables["Resultats"].ref == "A1:E4"
+    assert book.wb["Résultats"].tables["Resultats"].ref == "A1:F4"
 
 
 def test_a_table_over_whole_columns_costs_what_its_data_costs(tmp_path):
     path = write_season(tmp_path / "saison.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None)],
                        [("Open", "Alice", 1, None, None), ("Open", "Bruno", 2, None, None)])
     wb = openpyxl.load_workbook(path)
-    wb["Résultats"].tables["Resultats"].ref = "A1:E1048576"  # Excel allows it
-    wb["Résultats"].tables["Resultats"].autoFilter.ref = "A1:E1048576"
+    wb["Résultats"].tables["Resultats"].ref = "A1:F1048576"  # Excel allows it
+    wb["Résultats"].tables["Resultats"].autoFilter.ref = "A1:F1048576"
     wb.save(path)
     book = Book(path)
     cells = len(book.wb["Résultats"]._cells)

@@ -62,7 +62,7 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Équipe", "Naissance", "Étranger", "Bonus",
                                                        "Identifiant", "Alias"]
     assert table_rows(wb["Parties"], "Parties")[0] == ["Ronde", "Table", "Joueur", "Pays", "Centres", "Éliminé après",
-                                                       "Années jouées", "Ordre de choix"]
+                                                       "Années jouées", "Ordre de choix", "Source"]
     assert table_rows(wb["Votes"], "Votes")[0] == ["Ronde", "Table", "Votant", "Catégorie", "Premier", "Second",
                                                    "Bulletin"]
     assert table_rows(wb["Classement"], "Classement")[0][:2] == ["Place", "Joueur"]
@@ -279,6 +279,7 @@ REQUIRED = {("Joueurs", "Joueur"), ("Parties", "Ronde"), ("Parties", "Table"), (
 #: Free text (names, tables, clubs, teams): any text is a name; elsewhere « zzz » is refused at its cell.
 FREE = {("Joueurs", "Joueur"), ("Joueurs", "Club"), ("Joueurs", "Équipe"), ("Joueurs", "Identifiant"), ("Joueurs", "Alias"),
         ("Parties", "Table"), ("Parties", "Joueur"),
+        ("Parties", "Source"),
         ("Votes", "Table"), ("Votes", "Votant"), ("Votes", "Premier"), ("Votes", "Second"), ("Préférés", "Votant"),
         ("Préférés", "Joueur préféré")}
 GARBAGE = (None, "zzz", -1, 2.5, 99, dt.date(2020, 1, 1))
@@ -297,7 +298,7 @@ def test_the_small_championship_fills(tmp_path):
 def test_blank_or_garbage_in_any_cell_ends_filled_or_in_located_problems(tmp_path, spec, header):
     index, column = CHANGED.get(spec, 0), [c.header for c in spec.columns].index(header)
     for value in GARBAGE:
-        tables = {s: [list(row) for row in rows] for s, rows in SMALL.items()}
+        tables = {s: [list(row) + [None] * (len(s.columns) - len(row)) for row in rows] for s, rows in SMALL.items()}
         tables[spec][index][column] = value
         wb = cdf_book.new_workbook()
         for s, rows in tables.items():

@@ -70,7 +70,8 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     assert table_rows(wb["Saison"], "Parametres")[0][2] == "Commentaire"
     assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Classe", "Identifiant", "Alias"]
     assert table_rows(wb["Tournois"], "Tournois")[0] == ["Tournoi", "Date", "Rondes", "Doubles", "Étranger"]
-    assert table_rows(wb["Résultats"], "Resultats")[0] == ["Tournoi", "Joueur", "Équipier", "Place", "Arbitre"]
+    assert table_rows(wb["Résultats"], "Resultats")[0] == ["Tournoi", "Joueur", "Équipier", "Place", "Arbitre",
+                                                          "Source"]
     assert table_rows(wb["Valeurs"], "Valeurs")[0][4:11] == ["NRJ", "NJT", "BJR", "SVB", "MVB", "CMM", "VFT"]
     assert table_rows(wb["Tableau 1"], "Tableau1")[0][:3] == ["Place", "Joueur", "*"]
     assert wb.custom_doc_props["xlcircuit"].value == "dbm"

@@ -58,7 +58,7 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     wb = openpyxl.load_workbook(save_atomic(elo_book.new_workbook(), tmp_path / "neuf.xlsx"))
     assert wb.sheetnames == ["Réglages", "Joueurs", "Parties", "Historique", "Classement", "Palmarès", "Journal"]
     assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Club", "Elo", "Parties", "Identifiant", "Alias"]
-    assert table_rows(wb["Parties"], "Parties")[0] == ["Date", "Partie", "Joueur", "Total"]
+    assert table_rows(wb["Parties"], "Parties")[0] == ["Date", "Partie", "Joueur", "Total", "Source"]
     assert table_rows(wb["Réglages"], "Reglages") == [["Paramètre", "Valeur"], ["Nom", None],
                                                        ["Vainqueur", "plus petit total"]]
     assert table_rows(wb["Classement"], "Classement")[0] == ["Rang", "Joueur", "Elo", "Parties", "Palier",

@@ -64,7 +64,8 @@ def test_new_workbook_has_the_input_and_output_tables_in_french(tmp_path):
     assert table_rows(wb["Palmarès"], "Palmares")[0] == ["Saison", "Champion", "Deuxième", "Troisième", "Titres"]
     assert table_rows(wb["Journal"], "Journal")[0] == ["Date", "Empreinte", "Rubrique", "Objet", "Détail"]
     assert table_rows(wb["Tournois"], "Tournois")[0] == ["Tournoi", "Date", "Type", "Interrompu"]
-    assert table_rows(wb["Résultats"], "Resultats")[0] == ["Tournoi", "Joueur", "Place", "Rôle", "Points imposés"]
+    assert table_rows(wb["Résultats"], "Resultats")[0] == ["Tournoi", "Joueur", "Place", "Rôle", "Points imposés",
+                                                          "Source"]
     assert table_rows(wb["Classement"], "Classement")[0] == ["Rang", "Joueur", "Tournois classés", "Total"]
     assert wb.custom_doc_props["xlcircuit"].value == "tdf"
     lists = [dv.formula1 for dv in wb["Tournois"].data_validations.dataValidation]
@@ -327,11 +328,11 @@ def test_everything_the_organiser_added_survives_a_fill(tmp_path, small_season):
     # An extra column of the organiser's inside an input table, with a formula.
     res = wb["Résultats"]
     table = res.tables["Resultats"]
-    res["F1"] = "Commentaire"
-    res["F2"] = '=B2&" (club)"'
-    table.ref = table.ref.replace("E", "F")
+    res["G1"] = "Commentaire"
+    res["G2"] = '=B2&" (club)"'
+    table.ref = table.ref.replace("F", "G")
     table.autoFilter.ref = table.ref
-    table.tableColumns.append(TableColumn(id=6, name="Commentaire"))
+    table.tableColumns.append(TableColumn(id=7, name="Commentaire"))
     wb["Classement"]["H30"] = "=SUM(D:D)"  # beside the output table, not in its way
     wb.save(small_season)
     before = parts(small_season)
@@ -354,8 +355,8 @@ def test_everything_the_organiser_added_survives_a_fill(tmp_path, small_season):
     assert after.defined_names["Budget"].attr_text == "'Mes notes'!$B$1"
     assert [dv.formula1 for dv in n.data_validations.dataValidation] == ['"petit,grand"']
     res = after["Résultats"]
-    assert (res["F1"].value, res["F2"].value) == ("Commentaire", '=B2&" (club)"')
-    assert res.tables["Resultats"].ref.endswith("F8")
+    assert (res["G1"].value, res["G2"].value) == ("Commentaire", '=B2&" (club)"')
+    assert res.tables["Resultats"].ref.endswith("G8")
     assert after["Classement"]["H30"].value == "=SUM(D:D)"
 
 

@@ -59,7 +59,8 @@ def test_new_workbook_has_the_tables_in_french(tmp_path):
     assert table_rows(wb["Saison"], "Parametres") == [["Paramètre", "Valeur"], ["Saison", None], ["Graine", None]]
     assert table_rows(wb["Joueurs"], "Joueurs")[0] == ["Joueur", "Elo", "Division", "Groupe", "Statut", "Club",
                                                        "Identifiant", "Alias"]
-    assert table_rows(wb["Matchs"], "Matchs")[0] == ["Division", "Groupe", "Match", "Joueur", "Points", "Retard"]
+    assert table_rows(wb["Matchs"], "Matchs")[0] == ["Division", "Groupe", "Match", "Joueur", "Points", "Retard",
+                                                       "Source"]
     assert table_rows(wb["Classement général"], "ClassementGeneral")[0] == [
         "Division", "Groupe", "Rang", "Joueur", "Statut", "Matchs", "Points de victoire", "Différence",
         "Points particuliers", "Elo", "Mouvement"]

@@ -55,6 +55,8 @@ from .app.explain import explain as app_explain
 from .app.explain import unwritable
 from .app.fill import fill as app_fill
 from .app.fusion import fusion as app_fusion
+from .app.importing import import_results as app_import
+from .app.new import FORM
 from .app.new import new as app_new
 from .app.schedule import schedule as app_schedule
 from .app.share import share as app_share
@@ -228,6 +230,16 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if output is not None and (refused := unwritable(output)) is not None:
         raise UsageError(refused)
     return show(run(lambda: app_explain(Path(args.file), args.player, args.federation, output)))
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    progress = Progress()
+    try:
+        outcome = run(lambda: app_import(Path(args.file), [Path(s) for s in args.sources], args.tournament, args.trial,
+                                         args.federation, _path(args.output), args.force, progress.step))
+    finally:
+        progress.close()
+    return show(outcome)
 
 
 def cmd_schedule(args: argparse.Namespace) -> int:
@@ -404,10 +416,11 @@ class FrenchParser(argparse.ArgumentParser):
 
 
 def federation_code(text: str) -> str:
-    """A federation code as typed, in any case (``TDF`` is ``tdf``); an unknown one is left for the choices
-    check, which names the known ones."""
+    """A federation code as typed, in any case (``TDF`` is ``tdf``, ``DBM-Tournoi`` is ``dbm-tournoi``); an unknown
+    one is left for the choices check, which names the known ones."""
+    code, form = (text[:-len(FORM)], FORM) if text.casefold().endswith(FORM) else (text, "")
     try:
-        return find_federation(text).code
+        return find_federation(code).code + form
     except KeyError:
         return text
 
@@ -448,9 +461,14 @@ def output_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_new(commands: Subcommands) -> None:
-    new = command(commands, "new", cmd_new, "crée un classeur de saison neuf, à partir du modèle d'une fédération")
-    new.add_argument("federation", metavar="FÉDÉRATION", type=federation_code, choices=list(ADAPTERS),
-                     help=f"le code de la fédération : {', '.join(ADAPTERS)} (majuscules ou minuscules)")
+    new = command(commands, "new", cmd_new, "crée un classeur de saison neuf, à partir du modèle d'une fédération ; "
+                                            "FÉDÉRATION-tournoi : la feuille de résultats à envoyer à l'organisateur "
+                                            "d'un tournoi")
+    new.add_argument("federation", metavar="FÉDÉRATION", type=federation_code,
+                     choices=list(ADAPTERS) + [f"{code}{FORM}" for code in ADAPTERS],
+                     help=f"le code de la fédération : {', '.join(ADAPTERS)} (majuscules ou minuscules) ; suivi de "
+                          f"« {FORM} » (par exemple dbm{FORM}) : la feuille d'un tournoi, que son organisateur "
+                          "remplit et renvoie, et que « xlcircuit import » prend telle quelle")
     new.add_argument("file", metavar="FICHIER", help="le classeur à écrire (.xlsx ajouté s'il manque)")
     new.add_argument("--depuis", dest="previous", metavar="PRÉCÉDENT",
                      help="le classeur de la saison précédente : la nouvelle en reprend les joueurs (club, identifiant, "
@@ -501,6 +519,29 @@ def add_explain(commands: Subcommands) -> None:
                              help="l'écrire dans ce fichier au lieu de l'afficher : .txt (texte), .xlsx (une "
                                   "feuille) ou .pdf")
     federation_option(explain_cmd)
+
+
+def add_import(commands: Subcommands) -> None:
+    imported = command(commands, "import", cmd_import,
+                       "importe les résultats de classeurs, de fichiers .ods ou .csv dans les tables de la saison",
+                       "Importe dans les tables de saisie de la saison les résultats que vous avez déjà : le "
+                       "classement de chaque tournoi, dans sa propre mise en page (un titre au-dessus, « Clt », "
+                       "« NOM », « Prénom », « Club »… en français ou en anglais, dans n'importe quel ordre). Une "
+                       "feuille (ou un fichier CSV) est un tournoi, nommé comme elle, sauf colonne « Tournoi » ou "
+                       "--tournoi. Importer de nouveau la même source remplace ses lignes. Tous les problèmes sont "
+                       "signalés d'un coup, avec leur cellule dans la source ; rien n'est écrit alors.")
+    workbook_argument(imported, "le classeur de la saison (.xlsx)")
+    imported.add_argument("sources", metavar="SOURCE", nargs="+",
+                          help="un classeur .xlsx ou .xlsm, un fichier .ods ou .csv, ou un dossier de tels fichiers")
+    imported.add_argument("--tournoi", dest="tournament", metavar="NOM",
+                          help="le nom du tournoi d'une source qui ne le dit pas (par défaut : le nom de la feuille, "
+                               "ou du fichier)")
+    imported.add_argument("--essai", dest="trial", action="store_true",
+                          help="n'écrit rien : montre, feuille par feuille, les colonnes reconnues et ignorées, les "
+                               "tournois et les premières lignes telles qu'elles seraient importées")
+    output_option(imported)
+    federation_option(imported)
+    force_option(imported)
 
 
 def add_schedule(commands: Subcommands) -> None:
@@ -580,7 +621,8 @@ _add_excel_commands = add_excel  # its former name
 
 #: The subcommands, in the order ``--help`` lists them: each adds itself to the subparsers.
 COMMANDS: list[Callable[[Subcommands], None]] = [
-    add_new, add_check, add_fill, add_share, add_explain, add_diff, add_fusion, add_schedule, add_demo, add_excel,
+    add_new, add_import, add_check, add_fill, add_share, add_explain, add_diff, add_fusion, add_schedule, add_demo,
+    add_excel,
 ]
 
 
@@ -644,9 +686,11 @@ def _fingerprint(path: Path) -> tuple[int, int, int, int] | None:
 def _written_whole(args: argparse.Namespace) -> list[Path]:
     """The file a command writes (each replaced whole, atomically), to say after a Ctrl-C whether it was."""
     name = args.command if args.command != "excel" else args.excel_command
-    if name in ("fill", "schedule"):
+    if name in ("fill", "schedule", "import"):
         return [Path(args.output or args.file)]
-    if name in ("explain", "docs") and args.output:
+    if name == "fusion":
+        return [Path(args.file)]
+    if name in ("explain", "docs", "diff") and args.output:
         return [Path(args.output)]
     if name == "formulas":
         return [Path(args.file)]

@@ -1,5 +1,5 @@
-"""The window: the everyday actions (Vérifier, Remplir, Partager) for organisers who do not use a terminal, and
-those of a season's course (Saison suivante, Fusionner deux noms, Comparer avec un classeur d'avant).
+"""The window: the everyday actions (Vérifier, Remplir, Partager, Importer…) for organisers who do not use a
+terminal, and those of a season's course (Saison suivante, Fusionner deux noms, Comparer avec un classeur d'avant).
 
 Standard library only (tkinter). Started by ``xlcircuit-fenetre`` (a ``[project.gui-scripts]`` entry
 point: on Windows, pip makes it an ``.exe`` to double-click), or ``python -m xlcircuit.gui``; a workbook
@@ -9,6 +9,9 @@ workbook is chosen with « Choisir… ».
 
 The work runs in a thread; the window shows its progress and, at the end, what ``xlcircuit`` says on the
 command line (the same French messages), every problem on its own line with its cell.
+
+« Importer… » chooses result files (``.xlsx``, ``.ods``, ``.csv``), shows what ``xlcircuit import --essai`` shows
+(nothing written), and « Confirmer l'import » writes it.
 """
 
 from __future__ import annotations
@@ -30,12 +33,15 @@ if TYPE_CHECKING:
 
 
 TITLE = "xlcircuit"
+#: The title of the file chooser of « Importer… ».
+IMPORT_TITLE = "Importer des résultats"
 #: The steps of a fill (the workbook layer's progress names) or of a share, and how much of the work is
 #: done when each starts.
 STEPS = {"lecture": 0.05, "calcul": 0.3, "écriture": 0.4, "enregistrement": 0.6, "clubs": 0.1, "CSV": 0.5, "PDF": 0.6}
 #: What the status line says while each action runs.
 RUNNING = {"check": "Vérification…", "fill": "Remplissage…", "share": "Partage…", "next": "Saison suivante…",
-           "fusion": "Fusion des deux noms…", "diff": "Comparaison…"}
+           "fusion": "Fusion des deux noms…", "diff": "Comparaison…",
+           "preview": "Lecture des résultats à importer…", "import": "Import…"}
 
 
 def share_folder(path: Path) -> Path:
@@ -91,6 +97,7 @@ class Window:
         self.root, self.tk = root, tk
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.busy = False
+        self.action = ""
         self.result: Path | None = None
         root.title(TITLE)
         # Tk's own dialogs (the file chooser on Linux) in French: Tk ships their French messages.
@@ -119,9 +126,15 @@ class Window:
             "check": ttk.Button(actions, text="Vérifier", underline=0, command=lambda: self.start("check")),
             "fill": ttk.Button(actions, text="Remplir", underline=0, command=lambda: self.start("fill")),
             "share": ttk.Button(actions, text="Partager", underline=0, command=lambda: self.start("share")),
+            "import": ttk.Button(actions, text="Importer…", underline=0, command=self.ask_sources),
         }
         for button in self.buttons.values():
             button.pack(side="left", padx=(0, 6))
+        #: The sources an import's preview was shown for: « Confirmer l'import » writes them.
+        self.sources: list[Path] = []
+        self.confirm = ttk.Button(actions, text="Confirmer l'import", underline=2, state="disabled",
+                                  command=lambda: self.start("import"))
+        self.confirm.pack(side="left", padx=(0, 6))
         self.open_button = ttk.Button(actions, text="Ouvrir le résultat", underline=0, command=self.open_result,
                                       state="disabled")
         self.open_button.pack(side="right")
@@ -186,7 +199,8 @@ class Window:
         shortcuts: dict[str, Callable[[], None]] = {
             "c": self.ask_path, "v": lambda: self.start("check"), "r": lambda: self.start("fill"),
             "p": lambda: self.start("share"), "o": self.open_result, "s": self.ask_next_season,
-            "f": self.ask_fusion, "m": self.ask_diff,
+            "f": self.ask_fusion, "m": self.ask_diff, "i": self.ask_sources,
+            "n": self.confirm_import,
         }
         for letter, action in shortcuts.items():
             for key in (letter, letter.upper()):
@@ -214,6 +228,28 @@ class Window:
             self.path.set(chosen)
             self.status.set(visible(f"Classeur choisi : {Path(chosen).name}. Vérifier, Remplir ou Partager ?"))
 
+    def ask_sources(self) -> None:
+        """« Importer… »: choose the result files, then see what would be imported (nothing is written yet)."""
+        if self.busy:
+            return
+        if not self.path.get().strip():
+            self.show(Outcome(error="Choisissez d'abord le classeur de la saison (bouton « Choisir… »), puis les "
+                                    "résultats à y importer."))
+            return
+        from tkinter import filedialog
+
+        season = Path(self.path.get().strip())
+        chosen = filedialog.askopenfilenames(
+            parent=self.root, title=IMPORT_TITLE, initialdir=str(season.parent),
+            filetypes=[("Résultats (classeurs, .ods, .csv)", "*.xlsx *.xlsm *.ods *.csv"), ("Tous les fichiers", "*")])
+        if chosen:
+            self.sources = [Path(name) for name in self.root.tk.splitlist(chosen)]
+            self.start("preview")
+
+    def confirm_import(self) -> None:
+        if str(self.confirm.cget("state")) != "disabled":
+            self.start("import")
+
     def chosen(self) -> Path | None:
         """The workbook chosen; None, said in the window, when there is none yet."""
         text = self.path.get().strip()
@@ -233,12 +269,20 @@ class Window:
         federation = self.federations.get(self.federation.get(), "")
         from .app.check import check
         from .app.fill import fill
+        from .app.importing import import_results
 
         if run is None and action == "share":
             options = {"clubs": self.share_clubs.get(), "pdf": self.share_pdf.get(), "csv": self.share_csv.get()}
 
             def run(path: Path, federation: str, progress: Progress) -> Outcome:
                 return share(path, federation, progress=progress, **options)
+
+        elif action in ("preview", "import"):
+            sources, trial = list(self.sources), action == "preview"
+
+            def run(path: Path, federation: str, progress: Progress) -> Outcome:
+                return import_results(path, sources, trial=trial, federation=federation or None, progress=progress,
+                                      then="« Confirmer l'import »")
 
         elif run is None:
             def run(path: Path, federation: str, progress: Progress) -> Outcome:
@@ -247,8 +291,9 @@ class Window:
                 return fill(path, federation, force=force, progress=progress)
 
         self.busy = True
+        self.action = action
         self.force_button.pack_forget()
-        for button in self._buttons():
+        for button in (*self._buttons(), self.confirm):
             button.configure(state="disabled")
         self.clear()
         self.progress.configure(mode="determinate", value=0)
@@ -364,8 +409,9 @@ class Window:
             outcome = Outcome(error="Erreur inattendue de xlcircuit (signalez-la, avec ce texte) :\n"
                                     + traceback.format_exc(limit=3), status=1)
         if outcome.problems:
+            where = "les sources" if outcome.error and "sources" in outcome.error else "le classeur"
             outcome.error = (f"{outcome.error}, chacun avec sa cellule ci-dessous. Rien n'a été écrit : "
-                             "corrigez-les dans le classeur, enregistrez-le, puis relancez.")
+                             f"corrigez-les dans {where}, enregistrez, puis relancez.")
         self.events.put(("done", outcome))
 
     def poll(self) -> None:
@@ -420,19 +466,22 @@ class Window:
         for cell, column, message in rows:
             self.problems.insert("", "end", values=(cell, column, "\n".join(message)))
 
-    @staticmethod
-    def summary(outcome: Outcome) -> str:
+    def summary(self, outcome: Outcome) -> str:
         """The status line under the progress bar: what happened, and how many things to look at."""
         count = len(outcome.warnings)
         to_check = f", avec {count} point{'s' if count > 1 else ''} à vérifier (ci-dessous)" if count else ""
         if outcome.problems:
-            return (f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} à corriger dans le "
-                    "classeur (liste ci-dessous).")
+            where = "les sources" if outcome.error and "dans les sources" in outcome.error else "le classeur"
+            return (f"{len(outcome.problems)} problème{'s' if len(outcome.problems) > 1 else ''} à corriger dans "
+                    f"{where} (liste ci-dessous).")
         if outcome.lock is not None:
             return "Classeur ouvert dans un autre programme ? Lisez le message, puis fermez-le ou remplissez quand même."
         if outcome.error:
             return ("Rien n'a été fait : voir le message ci-dessous." if not outcome.lines
                     else f"Fait en partie{to_check} : voir les messages ci-dessous.")
+        if self.action == "preview":
+            return (f"Aperçu ci-dessous{to_check} : rien n'est écrit. « Confirmer l'import » écrit ces lignes dans le "
+                    "classeur.")
         return f"Terminé{to_check}. « Ouvrir le résultat » l'ouvre."
 
     def show(self, outcome: Outcome) -> None:
@@ -458,6 +507,8 @@ class Window:
         self.status.set(self.summary(outcome))
         if outcome.lock is not None:  # the message says what the lock means; going on is the organiser's call
             self.force_button.pack(side="left", padx=(12, 0))
+        if self.action == "preview" and not outcome.error:
+            self.confirm.configure(state="normal")  # the preview is shown: the import may be confirmed
         self.result = outcome.result if outcome.result is not None and outcome.result.exists() else None
         self.open_button.configure(state="normal" if self.result else "disabled")
 

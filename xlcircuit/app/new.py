@@ -12,13 +12,19 @@ from ..workbook.wording import typed
 from ..xlsx import Book, save_atomic
 from .outcome import Outcome, Progress, quiet
 
+#: ``xlcircuit new FED-tournoi FICHIER``: the sheet a tournament's organiser fills and sends.
+FORM = "-tournoi"
+
 
 def new(federation: str | None, target: Path, force: bool = False, previous: Path | None = None,
         progress: Progress = quiet) -> Outcome:
     """Write federation ``federation``'s empty season workbook to ``target`` (never over a file unless ``force``);
-    with ``previous``, next season's, from that season's workbook (``federation`` None: the one it belongs to)."""
+    with ``previous``, next season's, from that season's workbook (``federation`` None: the one it belongs to);
+    ``FED-tournoi``: the one-sheet workbook a tournament's organiser fills and sends."""
     if target.exists() and not force:
         raise XlcircuitError(f"{target} existe déjà : choisissez un autre nom ou ajoutez --force pour l'écraser.")
+    if federation is not None and federation.endswith(FORM):
+        return new_form(federation[:-len(FORM)], target)
     if federation is None:
         if previous is None:
             raise XlcircuitError("dites de quelle fédération est le classeur à créer.")
@@ -52,3 +58,15 @@ def new(federation: str | None, target: Path, force: bool = False, previous: Pat
     return Outcome([f"Classeur créé : {target}, saison suivante de {previous.name}.", *located(carried, str(target)),
                     f"Vérifiez-le (xlcircuit check {typed(target)}), remplissez {tables}, puis lancez : "
                     f"xlcircuit fill {typed(target)}"], result=target)
+
+
+def new_form(federation: str, target: Path) -> Outcome:
+    """The submission workbook of a federation's tournament: its organiser fills it, ``import`` takes it."""
+    from ..workbook.sources.form import form_workbook
+
+    adapter = ADAPTERS[federation]
+    if adapter.importer is None:
+        raise XlcircuitError(f"« {adapter.title} » n'importe pas de résultats : pas de feuille à envoyer.")
+    save_atomic(form_workbook(adapter.title, adapter.importer.form), target)
+    return Outcome([f"Feuille à envoyer créée : {target}. Son organisateur la remplit et vous la renvoie ; puis : "
+                    f"xlcircuit import SAISON.xlsx {typed(target)}"], result=target)

@@ -33,6 +33,8 @@ from ..workbook.sheets import (
     read_parameters,
     start_workbook,
 )
+from ..workbook.sources import SOURCE, Field, Form, Importer, words
+from ..workbook.sources import mapping as sources
 from ..workbook.spec import Column, Mark, Output, Problems, Record, TableSpec
 from ..workbook.wording import count, decimal_comma, find_player, nth, percents, summed, title, top_lines
 from ..workbook.write import type_rows
@@ -66,6 +68,7 @@ PARTIES = TableSpec("Parties", "Parties", (
     Column("Éliminé après", width=13),
     Column("Années jouées", required=False, width=13),
     Column("Ordre de choix", required=False, width=14),
+    Column(SOURCE, required=False, width=30),  # where an imported line came from (xlcircuit import)
 ))
 VOTES = TableSpec("Votes", "Votes", (
     Column("Ronde", width=8),
@@ -756,10 +759,66 @@ def carry(summary: Summary, register: Register) -> Carry:
                  register_rows(register, extra, people))
 
 
+# --- importing results (xlcircuit import) ----------------------------------------------------------------
+
+
+def _round(value: object) -> int | None:
+    return as_whole(value, "numéro de ronde", 1, cdf.ROUNDS)
+
+
+def _centres(value: object) -> int | None:
+    return as_whole(value, "nombre de centres", 0, cdf.CENTRES)
+
+
+def _survived(value: object) -> int | None:
+    return as_whole(value, "nombre d'années", 0, cdf.YEARS)
+
+
+def _years(value: object) -> int | None:
+    return as_whole(value, "nombre d'années jouées", 1, cdf.YEARS)
+
+
+def _choice(value: object) -> int | None:
+    return as_whole(value, "ordre de choix", 1, cdf.TOP_BOARD_SIZE)
+
+
+def _power(value: object) -> str:
+    return cdf.Power.parse(value).value
+
+
+IMPORTER = Importer(
+    lines=PARTIES,
+    fields=(
+        Field("Ronde", ("ronde", "round", "tour", "n° ronde", "numero de ronde"), _round, required=True, fact=True),
+        Field("Table", ("table", "board", "n° table", "numero de table", "table n°"), _table, required=True, fact=True),
+        Field("Joueur", words.PLAYER, sources.text, required=True, person=True),
+        Field("Pays", ("pays", "puissance", "power", "country", "nation"), _power, required=True),
+        Field("Centres", ("centres", "centers", "nb centres", "nombre de centres", "centres de ravitaillement",
+                          "supply centers", "supply centres", "sc"), _centres, required=True),
+        Field("Éliminé après", ("elimine apres", "elimine", "elimination", "eliminated", "eliminated after",
+                                "elimine apres annees"), _survived),
+        Field("Années jouées", ("annees jouees", "annees", "years played", "years"), _years),
+        Field("Ordre de choix", ("ordre de choix", "choix", "choice", "choice order"), _choice),
+    ),
+    key=("Ronde", "Table"), what="table",
+    players=JOUEURS, player_fields=(Field("Club", words.CLUB, sources.text),), register=True,
+    form=Form(
+        "feuille d'une table, à remettre à l'arbitre du championnat",
+        facts=("Ronde", "Table"),
+        columns=("Joueur", "Pays", "Centres", "Éliminé après", "Années jouées", "Ordre de choix"),
+        guide=("Une ligne par joueur de la table, avec ses centres à la fin de la partie ; pour un éliminé, après "
+               "combien d'années.",
+               f"Années jouées si la partie s'est arrêtée par un vote avant {cdf.FIRST_YEAR + cdf.YEARS - 1} ; ordre "
+               "de choix des pays à la table finale seulement."),
+        choices={"Pays": tuple(p.value for p in cdf.Power), "Ronde": tuple(str(r) for r in range(1, cdf.ROUNDS + 1))},
+        widths={"Joueur": 28, "Pays": 14, "Éliminé après": 14, "Années jouées": 14, "Ordre de choix": 14},
+    ),
+)
+
 class ChampionnatDeFrance(Adapter):
     """The cdf workbook (see the module's docstring)."""
 
-    info, steps = INFO, STEPS
+    info, steps, importer = INFO, STEPS, IMPORTER
     inputs, standings, lines = INPUTS, STANDINGS, LINES
     players, parameters = JOUEURS, PARAMETRES
 

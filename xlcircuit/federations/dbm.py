@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from openpyxl.workbook.workbook import Workbook
 
 from ..rules import dbm, limits, seasons
-from ..rules.errors import Problem
+from ..rules.errors import InvalidInput, Problem
 from ..rules.mechanics import rounded_parts
 from ..rules.text import fold, in_words
 from ..workbook.adapter import Adapter
@@ -33,6 +33,8 @@ from ..workbook.sheets import (
     tournament_and_player,
     tournament_name,
 )
+from ..workbook.sources import SOURCE, Field, Form, Importer, Person, words
+from ..workbook.sources import mapping as sources
 from ..workbook.spec import Column, Output, Problems, Record, TableSpec
 from ..workbook.wording import count, decimal_comma, find_player, nth, of, season_years, summed, title, top_lines, when
 from ..workbook.write import type_rows
@@ -70,6 +72,7 @@ RESULTATS = TableSpec("Résultats", "Resultats", (
     Column("Équipier", required=False, width=26),
     Column("Place", width=8),
     Column("Arbitre", required=False, width=9, choices=("oui",)),
+    Column(SOURCE, required=False, width=30),  # where an imported line came from (xlcircuit import)
 ))
 VALEURS = TableSpec("Valeurs", "Valeurs", (
     Column("Tournoi", width=36),
@@ -740,10 +743,67 @@ def carry(summary: Summary, register: Register) -> Carry:
     return Carry([Parameter("Saison", seasons.next_name(summary.season), COMMENTS["Saison"]), s, o], players, notes)
 
 
+# --- importing results (xlcircuit import) ----------------------------------------------------------------
+
+
+def _rounds(value: object) -> int | None:
+    rounds = as_positive_int(value, "nombre de rondes")
+    if rounds is not None and rounds > MAX_ROUNDS:
+        raise InvalidInput(f"nombre de rondes attendu : de 1 à {MAX_ROUNDS} ; trouvé {rounds}")
+    return rounds
+
+
+def _imported_line(values) -> list[tuple[str, str]]:
+    """A line has a place, or is a referee's who did not play (his bonus)."""
+    if values.get("Place") is None and values.get("Arbitre") is None:
+        return [("Place", "place manquante : un joueur classé a sa place finale ; un arbitre qui ne joue pas : "
+                          "« oui » dans Arbitre")]
+    return []
+
+
+REFEREE = ("arbitre", "referee", "arbitrage")
+IMPORTER = Importer(
+    lines=RESULTATS,
+    fields=(
+        Field("Tournoi", words.TOURNAMENT + ("poule", "nom de la poule", "tournoi poule"), sources.tournament_name,
+              fact=True),
+        Field("Joueur", words.PLAYER, sources.text, required=True, person=True),
+        Field("Équipier", ("equipier", "coequipier", "partenaire", "partner", "teammate", "equipier en double"),
+              sources.text, person=True),
+        Field("Place", words.PLACE, as_positive_int),
+        Field("Arbitre", REFEREE, sources.yes),
+    ),
+    key=("Tournoi",), named="Tournoi", what="poule",
+    tournaments=TOURNOIS,
+    about=(
+        Field("Date", words.DATE, as_date),
+        Field("Rondes", ("rondes", "nombre de rondes", "nb rondes", "nb de rondes", "rondes jouees",
+                         "nombre de rondes jouees", "nrj", "rounds"), _rounds),
+        Field("Doubles", ("doubles", "double", "en double", "poule en double"), sources.yes),
+        Field("Étranger", ("etranger", "tournoi etranger", "a l'etranger", "hors de france", "foreign"), sources.yes),
+    ),
+    players=JOUEURS, player_fields=(Field("Club", words.CLUB, sources.text),), register=True,
+    people=(Person(Field("Arbitre", REFEREE + ("nom de l'arbitre", "arbitre principal"), sources.text, person=True),
+                   {"Arbitre": "oui"}),),
+    check=_imported_line,
+    form=Form(
+        "feuille de résultats d'une poule, à envoyer à l'animateur du championnat",
+        facts=("Tournoi", "Date", "Rondes", "Arbitre", "Doubles", "Étranger"),
+        columns=("Place", "Nom", "Prénom", "Club", "Équipier"),
+        guide=("Le minimum que demande la réforme 98/99 (« La feuille de résultats ») est le nom de l'arbitre, le "
+               "nombre de rondes jouées,",
+               "les noms et prénoms des joueurs engagés, leur club d'appartenance et leur place à l'issue du tournoi. "
+               "En double, le nom complet de l'équipier."),
+        choices={"Doubles": ("oui", "non"), "Étranger": ("oui", "non"), "Rondes": ("4", "5")},
+        widths={"Nom": 22, "Prénom": 18, "Club": 30, "Équipier": 28, "Place": 10},
+    ),
+)
+
+
 class Dbm(Adapter):
     """The dbm workbook (see the module's docstring)."""
 
-    info, steps = INFO, STEPS
+    info, steps, importer = INFO, STEPS, IMPORTER
     inputs, standings, lines = INPUTS, STANDINGS, LINES
     players, parameters = JOUEURS, PARAMETRES
 

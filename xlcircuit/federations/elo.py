@@ -29,6 +29,9 @@ from ..workbook.sheets import (
     read_parameters,
     start_workbook,
 )
+from ..workbook.sources import SOURCE, Field, Form, Importer
+from ..workbook.sources import mapping as sources
+from ..workbook.sources import words as headings
 from ..workbook.spec import Column, Output, Problems, Record, TableSpec
 from ..workbook.wording import (
     count,
@@ -76,6 +79,7 @@ PARTIES = TableSpec("Parties", "Parties", (
     Column("Partie", width=14),
     Column("Joueur", width=26),
     Column("Total", width=10),
+    Column(SOURCE, required=False, width=30),  # where an imported line came from (xlcircuit import)
 ))
 HISTORIQUE = TableSpec("Historique", "Historique", (
     Column("Date", width=12, number_format=DATE_FORMAT),
@@ -441,10 +445,36 @@ def carry(summary: Summary, register: Register) -> Carry:
     return Carry([Parameter("Nom", name), Parameter("Vainqueur", winner)], players, notes)
 
 
+# --- importing results (xlcircuit import) ----------------------------------------------------------------
+
+
+IMPORTER = Importer(
+    lines=PARTIES,
+    fields=(
+        Field("Date", headings.DATE, as_date, required=True, fact=True),
+        Field("Partie", ("partie", "game", "n° partie", "numero de partie", "game id", "match", "table"), sources.text,
+              fact=True),
+        Field("Joueur", headings.PLAYER, sources.text, required=True, person=True),
+        Field("Total", ("total", "score", "points", "pts", "resultat", "result", "total points"), _total,
+              required=True),
+    ),
+    key=("Date", "Partie"), named="Partie", what="partie",
+    players=JOUEURS, player_fields=(Field("Club", headings.CLUB, sources.text),),
+    form=Form(
+        "parties d'une rencontre, à envoyer au responsable du classement",
+        facts=("Date",),
+        columns=("Partie", "Joueur", "Total"),
+        guide=("Une ligne par joueur et par partie ; la partie (un numéro ou un nom) est la même pour tous ses "
+               f"joueurs, de {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS}.",
+               "Ex aequo, le même total. Une partie jouée un autre jour que la date ci-dessous, sur une autre feuille."),
+        widths={"Joueur": 28, "Partie": 14, "Total": 12},
+    ),
+)
+
 class Elo(Adapter):
     """The elo workbook (see the module's docstring)."""
 
-    info, steps = INFO, STEPS
+    info, steps, importer = INFO, STEPS, IMPORTER
     inputs, standings, lines = INPUTS, STANDINGS, LINES
     players, parameters = JOUEURS, REGLAGES
 

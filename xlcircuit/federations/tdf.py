@@ -38,6 +38,8 @@ from ..workbook.sheets import (
     tournament_and_player,
     tournament_name,
 )
+from ..workbook.sources import SOURCE, Field, Form, Importer, words
+from ..workbook.sources import mapping as sources
 from ..workbook.spec import Column, Mark, Output, Problems, Record, TableSpec
 from ..workbook.wording import count, decimal_comma, find_player, nth, percents, season_years, summed, title, top_lines, when
 from ..workbook.write import type_rows
@@ -79,6 +81,7 @@ RESULTATS = TableSpec("Résultats", "Resultats", (
     Column("Place", width=8),
     Column("Rôle", width=14, choices=("joueur",) + tuple(r.value for r in tdf.Role)),
     Column("Points imposés", required=False, width=15),
+    Column(SOURCE, required=False, width=30),  # where an imported line came from (xlcircuit import)
 ))
 POINTS = TableSpec("Points", "Points", (
     Column("Tournoi", width=36),
@@ -665,10 +668,71 @@ def carry(summary: Summary, register: Register) -> Carry:
     return Carry([Parameter("Saison", seasons.next_name(summary.season))], register_rows(register, {}, people))
 
 
+# --- importing results (xlcircuit import) ----------------------------------------------------------------
+
+
+def _role(value: object) -> str | None:
+    role = tdf.Role.parse(value)
+    return None if role is None else role.value
+
+
+def _kind(value: object) -> str:
+    return tdf.Kind.parse(value).value
+
+
+def _imposed_as_typed(value: object) -> object:
+    """``Points imposés`` checked as the fill reads it, written as typed (a number, or ``place N``)."""
+    _imposed(value)
+    return value.strip() if isinstance(value, str) else value
+
+
+def _imported_line(values) -> list[tuple[str, str]]:
+    """A line has a place or a role (§1), and a cancelled tournament no places."""
+    place, role = values.get("Place"), values.get("Rôle")
+    if place is None and role is None:
+        return [("Place", "place manquante : un joueur classé a une place ; sinon indiquez son rôle (organisateur, "
+                          "aide, annulé)")]
+    if place is not None and role == tdf.Role.CANCELLED.value:
+        return [("Rôle", "un tournoi annulé n'a pas de classement : retirez la place ou le rôle « annulé »")]
+    return []
+
+
+IMPORTER = Importer(
+    lines=RESULTATS,
+    fields=(
+        Field("Tournoi", words.TOURNAMENT, sources.tournament_name, fact=True),
+        Field("Joueur", words.PLAYER, sources.text, required=True, person=True),
+        Field("Place", words.PLACE, as_positive_int),
+        Field("Rôle", words.ROLE, _role),
+        Field("Points imposés", ("points imposes", "imposes", "points imposes ou place"), _imposed_as_typed),
+    ),
+    key=("Tournoi",), named="Tournoi",
+    tournaments=TOURNOIS,
+    about=(
+        Field("Date", words.DATE, as_date),
+        Field("Type", ("type", "type de tournoi", "categorie", "kind"), _kind),
+        Field("Interrompu", ("interrompu", "interrupted", "sans vainqueur"), sources.yes),
+    ),
+    players=JOUEURS, player_fields=(Field("Club", words.CLUB, sources.text),),
+    check=_imported_line,
+    form=Form(
+        "classement d'un tournoi, à envoyer à l'organisateur du circuit",
+        facts=("Tournoi", "Date", "Type", "Interrompu"),
+        columns=("Place", "Joueur", "Club", "Rôle"),
+        guide=("Remplissez les cases à droite des mots en gras, puis le tableau (une ligne par personne) et "
+               "envoyez ce fichier.",
+               "Place officielle, la même pour des ex aequo ; sans place, le rôle (organisateur, aide, annulé)."),
+        choices={"Type": tuple(k.value for k in tdf.Kind), "Interrompu": ("oui", "non"),
+                 "Rôle": ("joueur",) + tuple(r.value for r in tdf.Role)},
+        widths={"Joueur": 28, "Club": 30, "Place": 10},
+    ),
+)
+
+
 class TourDeFrance(Adapter):
     """The tdf workbook (see the module's docstring)."""
 
-    info, steps = INFO, STEPS
+    info, steps, importer = INFO, STEPS, IMPORTER
     inputs, standings, lines = INPUTS, STANDINGS, LINES
     players, parameters = JOUEURS, PARAMETRES
 

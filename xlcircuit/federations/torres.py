@@ -42,6 +42,8 @@ from ..workbook.sheets import (
     read_parameters,
     start_workbook,
 )
+from ..workbook.sources import SOURCE, Field, Form, Importer, words
+from ..workbook.sources import mapping as sources
 from ..workbook.spec import Column, Output, Problems, Record, TableSpec
 from ..workbook.wording import count as plural
 from ..workbook.wording import decimal_comma, find_player, nth, signed, summed, title
@@ -79,6 +81,7 @@ MATCHS = TableSpec("Matchs", "Matchs", (
     Column("Joueur", width=26),
     Column("Points", width=9),
     Column("Retard", width=9, choices=("oui",)),
+    Column(SOURCE, required=False, width=30),  # where an imported line came from (xlcircuit import)
 ))
 POINTS = TableSpec("Points", "Points", (
     Column("Division", width=10),
@@ -889,10 +892,38 @@ def carry(summary: Summary, register: Register) -> Carry:
     return Carry([Parameter("Saison", seasons.next_name(summary.season)), Parameter("Graine", None)], players, notes)
 
 
+# --- importing results (xlcircuit import) ----------------------------------------------------------------
+
+
+IMPORTER = Importer(
+    lines=MATCHS,
+    fields=(
+        Field("Division", ("division", "div"), _division, required=True, fact=True),
+        Field("Groupe", ("groupe", "group", "gr", "grp"), _group, required=True, fact=True),
+        Field("Match", ("match", "n° match", "numero du match", "match n°", "partie"), _match, required=True,
+              fact=True),
+        Field("Joueur", words.PLAYER, sources.text, required=True, person=True),
+        Field("Points", ("points", "points particuliers", "pts", "score", "total"), _points, required=True),
+        Field("Retard", ("retard", "en retard", "delayed"), sources.yes),
+    ),
+    key=("Division", "Groupe", "Match"), what="match", placeholders=("Points",),
+    form=Form(
+        "feuille d'un match, à envoyer à l'organisateur du championnat",
+        facts=("Division", "Groupe", "Match"),
+        columns=("Joueur", "Points", "Retard"),
+        guide=("Les quatre joueurs du match et leurs points particuliers (au dernier décompte si le match n'est "
+               "pas fini) ;",
+               "« oui » dans Retard pour qui a retardé un match non terminé. Le joueur fictif d'un forfait s'écrit "
+               "Forfait."),
+        choices={"Retard": ("oui", "non")},
+        widths={"Joueur": 28, "Points": 12, "Retard": 10},
+    ),
+)
+
 class Torres(Adapter):
     """The torres workbook (see the module's docstring)."""
 
-    info, steps = INFO, STEPS
+    info, steps, importer = INFO, STEPS, IMPORTER
     inputs, standings, lines = INPUTS, STANDINGS, LINES
     players, parameters = JOUEURS, PARAMETRES
     player_needs = ("Elo", "Division", "Groupe")

@@ -20,6 +20,7 @@ from .journal import Tracked
 from .procedure import Progress, Steps, quiet
 from .register import Register, read_register
 from .seasons import Carry, Honours, next_workbook
+from .sources.mapping import Importer
 from .spec import Output, Problems, TableSpec
 
 if TYPE_CHECKING:  # the record of a federation, named for the type checker only (the framework knows none)
@@ -38,6 +39,8 @@ class Adapter:
     parameters: ClassVar[TableSpec]  # its Paramètre/Valeur table, on the first sheet
     #: What a ``Joueurs`` line needs besides a name (a line ``xlcircuit fusion`` adds has nothing else).
     player_needs: ClassVar[tuple[str, ...]] = ()
+    #: What an imported line maps to (``xlcircuit import``); None: the federation imports nothing.
+    importer: ClassVar[Importer | None] = None
 
     @property
     def code(self) -> str:

@@ -54,6 +54,10 @@ MAX_WHOLE = limits.MAX_PLACE
 
 #: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).
 _ORDINAL = re.compile(r"(\d{1,9})\s*(?:er|re|ere|e|eme|nde?)")  # a longer number is no place
+#: A tie written beside a place, as rankings write it: « 3 ex », « 3 ex aequo », « ex. 3 », « 3= », « =3 »,
+#: « 3 (ex) » (folded: ``æ`` is kept by the fold, so « ex æquo » is listed too).
+_TIE = r"(?:\(?\s*ex\.?(?:[\s-]*(?:aequo|æquo))?\s*\)?|=)"
+_TIED = re.compile(rf"{_TIE}?\s*(?P<place>[^=\s()][^=()]*?)\s*{_TIE}?")
 
 
 def _ordinal(value: object) -> int | None:
@@ -69,14 +73,30 @@ def _ordinal(value: object) -> int | None:
     return number
 
 
+def _tied_place(value: object) -> int | None:
+    """A place written with a tie mark (``3 ex``, ``ex 3``, ``3=``, ``2e ex aequo``): its number; None for
+    anything else (the tie itself is the equal places, as the rules read them)."""
+    if not isinstance(value, str):
+        return None
+    text = fold(value)
+    match = _TIED.fullmatch(text)
+    if match is None or match.group("place") == text:
+        return None  # no tie mark: not this form
+    place = match.group("place")
+    return _whole(place) if _whole(place) is not None else _ordinal(place)
+
+
 def as_positive_int(value: object, what: str = "place") -> int | None:
     """A positive whole number up to MAX_WHOLE (``3``, ``3.0`` or the text ``"3"``; for a place, a French
-    ordinal too: ``1er``, ``2e``, ``3ème``); None for a blank."""
+    ordinal too: ``1er``, ``2e``, ``3ème``, and a tie as rankings write it: ``3 ex``, ``ex 3``, ``3=``);
+    None for a blank."""
     if value is None:
         return None
     number = _whole(value)
     if number is None and what == "place":
         number = _ordinal(value)
+        if number is None:
+            number = _tied_place(value)
     if number is None or number < 1:
         raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {shown(value)}")
     if number > MAX_WHOLE:

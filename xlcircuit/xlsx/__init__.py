@@ -11,7 +11,9 @@ from .cells import table_values
 from .files import lock_of, save_atomic
 from .ooxml import Unsupported
 from .plan import Owned
+from .safe import MAX_CELLS, MAX_RATIO, MAX_UNCOMPRESSED
 from .unkept import CONDITIONAL_FORMAT_EXTENSIONS
+from .values import SheetValues, sheet_values
 
-__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "Book", "Owned", "Unsupported", "lock_of", "mark_federation", "paused_gc",
-           "save_atomic", "table_values"]
+__all__ = ["CONDITIONAL_FORMAT_EXTENSIONS", "MAX_CELLS", "MAX_RATIO", "MAX_UNCOMPRESSED", "Book", "Owned", "SheetValues",
+           "Unsupported", "lock_of", "mark_federation", "paused_gc", "save_atomic", "sheet_values", "table_values"]
