@@ -413,6 +413,17 @@ class Book:
         self._values: Workbook | None = None
         self._cached: dict | None = None  # formulas' last values, read by the surgical load
         self._surgery: Any = None  # the surgical writer (package.Surgery), when :meth:`own` could take that path
+        self._in_memory = False  # built by :meth:`in_memory`: no file behind it
+
+    @classmethod
+    def in_memory(cls, wb: Workbook, name: str) -> Book:
+        """A workbook built in memory, named ``name`` in messages (the one open in xlwings Lite): read and filled
+        as a file's, its formulas already values; never saved (:meth:`save` refuses: there is no file)."""
+        book = cls.__new__(cls)
+        book.path, book.warnings, book.unkept, book.notes = Path(name), [], [], []
+        book._digest = book._before = book._backup = book._values = book._cached = book._surgery = None
+        book._wb, book._in_memory = wb, True
+        return book
 
     @property
     def wb(self) -> Workbook:
@@ -518,6 +529,8 @@ class Book:
         was read. Saving in place a workbook with features openpyxl drops first copies the original to a
         new :attr:`backup` (never one overwritten).
         """
+        if self._in_memory:
+            raise WorkbookError(f"{self.path.name} est ouvert dans Excel : c'est Excel qui l'enregistre.")
         target = Path(target) if target else self.path
         if target.suffix.lower() != self.path.suffix.lower():
             # A macro workbook saved as .xlsx, or the reverse, is a file Excel refuses to open.
