@@ -89,8 +89,28 @@ def _cell_value(cell) -> object:
     return None if cell.value == "" else cell.value
 
 
+def _rgb(color) -> str | None:
+    if color is None or color.type != "rgb" or not isinstance(color.rgb, str):
+        return None
+    return f"#{color.rgb[-6:]}".upper()
+
+
+def _look(sheet: Sheet, key: tuple[int, int], cell) -> None:
+    """A cell's number format, fill colour and font, where they are not a plain cell's."""
+    if not cell.has_style:
+        return
+    if cell.number_format != "General":
+        sheet.formats[key] = cell.number_format
+    if cell.fill.fill_type == "solid" and _rgb(cell.fill.fgColor):
+        sheet.fills[key] = _rgb(cell.fill.fgColor)
+    font = {"bold": True} if cell.font.b else {}
+    font.update({"italic": True} if cell.font.i else {})
+    if font:
+        sheet.fonts[key] = font
+
+
 def load(path, name: str | None = None) -> Workbook:
-    """The model of an .xlsx as Excel shows it (formulas as their last values)."""
+    """The model of an .xlsx as Excel shows it (formulas as their last values), with its cells' looks."""
     wb = openpyxl.load_workbook(path, data_only=True)
     sheets = []
     for ws in wb.worksheets:
@@ -99,6 +119,7 @@ def load(path, name: str | None = None) -> Workbook:
             value = _cell_value(cell)
             if value is not None:
                 sheet.values[row, col] = value
+            _look(sheet, (row, col), cell)
         sheet.tables = [[str(t.displayName), str(t.ref)] for t in ws.tables.values()]
         sheets.append(sheet)
     return Workbook(name or str(path).rsplit("/", 1)[-1], sheets)

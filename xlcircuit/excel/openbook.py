@@ -148,18 +148,17 @@ def _headers(wb: Workbook, name: str) -> set[str] | None:
             if (cell := ws._cells.get((area[1], col))) is not None and cell.value is not None}
 
 
-def _score(wb: Workbook, adapter: Adapter) -> tuple[int, int, int]:
-    """How well the workbook's tables fit a federation: (all its input tables there with their columns, how many
-    are, how many of its tables are there by name)."""
-    required = [spec for spec in adapter.inputs if spec.required]
-    whole = 0
-    for spec in required:
-        headers = _headers(wb, spec.name)
-        if headers is not None and all(fold(c.header) in headers for c in spec.columns if c.required):
-            whole += 1
+def _score(wb: Workbook, adapter: Adapter) -> tuple[bool, float, int]:
+    """How well the workbook's tables fit a federation: (all its required input tables there with their required
+    columns, the share of its input tables' columns found under their names, how many of its tables are there)."""
+    whole, found, columns = True, 0, 0
+    for spec in adapter.inputs:
+        headers = _headers(wb, spec.name) or set()
+        whole = whole and (not spec.required or all(fold(c.header) in headers for c in spec.columns if c.required))
+        found += sum(fold(c.header) in headers for c in spec.columns)
+        columns += len(spec.columns)
     names = [spec.name for spec in adapter.inputs] + list(adapter.steps.rewritten.tables)
-    named = sum(find_table(wb, name) is not None for name in names)
-    return int(whole == len(required)), whole, named
+    return whole, found / columns, sum(find_table(wb, name) is not None for name in names)
 
 
 def adapter_of(book: Book) -> Adapter:
@@ -168,7 +167,7 @@ def adapter_of(book: Book) -> Adapter:
     what is missing. One sentence when no federation's table is there, or when two fit alike."""
     scores = {code: _score(book.wb, adapter) for code, adapter in ADAPTERS.items()}
     best = max(scores.values())
-    if best[2] == 0:
+    if not best[2]:
         raise WorkbookError(f"{book.path.name} n'a aucune table d'un classeur xlcircuit (Tournois, Résultats, "
                             "Parties, Matchs…) : partez d'un classeur fait par « xlcircuit new » (ou de l'exemple de "
                             "votre fédération), qui a ses tables de saisie.")
