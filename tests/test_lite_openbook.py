@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
+from pathlib import Path
 
 import openpyxl
 import pytest
 
 from xlcircuit import excel
-from xlcircuit.excel import openbook, scripts
+from xlcircuit.excel import lite, openbook, scripts
 from xlcircuit.federations import ADAPTERS, CODES
 from xlcircuit.rules.errors import WorkbookError
 from xlcircuit.workbook.write import add_input_table
 from xlcircuit.xlsx import Book
+
+ROOT = Path(__file__).parent.parent
 
 
 def test_cells_become_row_runs_merged_downwards():
@@ -104,3 +107,14 @@ def test_a_failure_that_is_no_deliberate_error_writes_nothing_and_says_so_in_one
     with pytest.raises(RuntimeError, match=r"^xlcircuit : erreur inattendue \(KeyError : 'bug'\) ; rien n'a été écrit"):
         scripts._run(book, "fill")
     assert book.actions == []  # nothing recorded reaches Excel
+
+
+def test_the_readme_shows_the_files_lite_needs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Dans Excel, sans rien installer (xlwings Lite)\n", 1)[1].split("\n## ", 1)[0]
+    assert lite.main(published=True).rstrip("\n") in section  # the three-line main.py, as the generator writes it
+    for line in lite.requirements().splitlines():
+        assert f"`{line}`" in section
+    for step in ("Compléments", "xlwings", "requirements.txt", "main.py", "Restart", "Vérifier", "Remplir",
+                 "« À vérifier »", "100 tournois", "xlcircuit share", "pip wheel --no-deps"):
+        assert step in section, step

@@ -86,7 +86,10 @@ for (const route of config.routes) {
   const results = [];
   for (const { id, script, payload } of route.runs) {
     const data = JSON.parse(readFileSync(payload, "utf8"));  // a JS object: Python gets it as a JsProxy
-    results.push({ id, script, ...JSON.parse(await run(main, script, data)) });
+    const cpu = process.cpuUsage();  // this process's processor time: what the run costs, however busy the machine
+    const out = JSON.parse(await run(main, script, data));
+    const used = process.cpuUsage(cpu);
+    results.push({ id, script, ...out, cpu: (used.user + used.system) / 1e6 });
   }
   routes.push({
     name: route.name, xlcircuit: pyodide.globals.get("standin_origin")() ?? null, scripts, results,
