@@ -235,7 +235,7 @@ def lite_runs(tmp_path_factory, served) -> tuple[list[Case], dict]:
     (published / "main.py").write_text(lite.main(published=True), encoding="utf-8")
     payloads = tmp_path_factory.mktemp("payloads")
     for case in found:
-        book = office.load(case.source, f"{case.id}.xlsx")
+        book = model(case.source, f"{case.id}.xlsx")
         (payloads / f"{case.id}.json").write_text(json.dumps(office.payload(book)), encoding="utf-8")
     micropip = cached_wheel("micropip", MICROPIP)
     todo = {}
@@ -286,6 +286,27 @@ def case_of(lite_runs, case_id: str) -> Case:
 # --- comparing with the batch mode -------------------------------------------------------------------------
 
 
+@functools.cache
+def _model(path: Path, name: str | None) -> office.Workbook:
+    return office.load(path, name)
+
+
+def model(path: Path, name: str | None = None) -> office.Workbook:
+    """The model of a workbook as Excel shows it, read once (each caller gets its own copy)."""
+    return _model(path, name).copy()
+
+
+def after_run(case: Case, outcome: dict) -> office.Workbook:
+    """The workbook once Excel has run the script's actions."""
+    return office.apply(model(case.source, f"{case.id}.xlsx"), outcome["actions"])
+
+
+@functools.cache
+def opened(path: Path):
+    """A filled workbook as openpyxl reads it (its looks), read once."""
+    return openpyxl.load_workbook(path)
+
+
 def same(a: object, b: object) -> bool:
     """Whether two cells hold the same value: numbers to 12 significant digits (an .xlsx from openpyxl stores 16,
     Excel shows 15, and Pyodide's math library, musl's, may differ from glibc's in a result's last bit), anything
@@ -300,7 +321,7 @@ def output_sheets(path: Path, code: str) -> set[str]:
     """The sheets of a filled workbook holding the federation's output tables."""
     rewritten = ADAPTERS[code].steps.rewritten
     names = {name.casefold() for name in rewritten.tables}
-    wb = openpyxl.load_workbook(path)
+    wb = opened(path)
     return {ws.title for ws in wb.worksheets for t in ws.tables.values()
             if str(t.displayName).casefold() in names or (rewritten.pattern and rewritten.pattern.fullmatch(t.displayName))}
 
@@ -312,9 +333,9 @@ def rgb(color) -> str | None:
 def compare_fill(case: Case, outcome: dict) -> None:
     """The workbook after « Remplir » against ``xlcircuit fill``'s: output sheets cell for cell, their tables,
     number formats, fills and fonts; every other sheet as it was."""
-    source = office.load(case.source, f"{case.id}.xlsx")
-    after = office.apply(office.load(case.source, f"{case.id}.xlsx"), outcome["actions"])
-    batch = office.load(case.batch)
+    source = model(case.source, f"{case.id}.xlsx")
+    after = after_run(case, outcome)
+    batch = model(case.batch)
     assert [n for n in after.names if n != REPORT] == batch.names
     owned = output_sheets(case.batch, case.code)
     for sheet in batch.sheets:
@@ -332,23 +353,30 @@ def compare_fill(case: Case, outcome: dict) -> None:
 def compare_looks(case: Case, after: office.Workbook, owned: set[str], printed: str) -> None:
     """Number formats, fills and fonts of the output tables' cells, where Lite writes them (the report says
     which it left to the desktop tool); no fill of an earlier fill left behind."""
-    wb = openpyxl.load_workbook(case.batch)
+    wb = opened(case.batch)
     wrong = []
     for name in owned:
         ws, mine = wb[name], after[name]
+        looks: dict[tuple, tuple] = {}  # a style's (fill, number format, italic), worked out once
         for table in ws.tables.values():
             c1, r1, c2, r2 = openpyxl.utils.range_boundaries(table.ref)
             for key in ((row, col) for row in range(r1, r2 + 1) for col in range(c1, c2 + 1)):
-                cell = ws.cell(*key)
-                fill_colour = rgb(cell.fill.fgColor) if cell.fill.fill_type == "solid" else None
+                cell = ws._cells.get(key)
+                style = tuple(cell._style) if cell is not None else ()
+                if style not in looks and cell is None:
+                    looks[style] = (None, "General", False)
+                elif style not in looks:
+                    fill = rgb(cell.fill.fgColor) if cell.fill.fill_type == "solid" else None
+                    looks[style] = (fill, cell.number_format, bool(cell.font.i))
+                fill_colour, number_format, italic = looks[style]
                 if "couleurs de fond" not in printed and fill_colour != mine.fills.get(key):
                     wrong.append((name, key, fill_colour, mine.fills.get(key)))
-                if cell.value is None:
+                if cell is None or cell.value is None:
                     continue
-                if key[0] > r1 and cell.number_format != mine.formats.get(key, "General"):
-                    wrong.append((name, key, cell.number_format, mine.formats.get(key)))
-                if "l'italique" not in printed and bool(cell.font.i) != bool(mine.fonts.get(key, {}).get("italic")):
-                    wrong.append((name, key, "italic", cell.font.i))
+                if key[0] > r1 and number_format != mine.formats.get(key, "General"):
+                    wrong.append((name, key, number_format, mine.formats.get(key)))
+                if "l'italique" not in printed and italic != bool(mine.fonts.get(key, {}).get("italic")):
+                    wrong.append((name, key, "italic", italic))
     assert not wrong, f"{case.id}: {len(wrong)} looks differ, e.g. {wrong[:5]}"
 
 
@@ -387,7 +415,7 @@ def test_remplir_keeps_names_as_text_takes_rows_typed_below_and_redraws_groups(l
     case = case_of(lite_runs, case_id)
     outcome = result(lite_runs, pair, case_id)
     compare_fill(case, outcome)
-    after = office.apply(office.load(case.source), outcome["actions"])
+    after = after_run(case, outcome)
     if case_id == "names-fill":
         names = {v for (r, c), v in after["Points"].values.items() if c == 3}
         assert {'=HYPERLINK("http://exemple.fr";"David")', "1/2", "mars 2025"} <= names
@@ -404,8 +432,8 @@ def test_remplir_keeps_names_as_text_takes_rows_typed_below_and_redraws_groups(l
 def test_verifier_lists_every_problem_with_its_cell_and_writes_nothing_else(lite_runs, pair):
     case = case_of(lite_runs, "problems-verify")
     outcome = result(lite_runs, pair, case.id)
-    source = office.load(case.source)
-    after = office.apply(office.load(case.source), outcome["actions"])
+    source = model(case.source)
+    after = after_run(case, outcome)
     assert after.names == source.names + [REPORT]
     assert all(after[s.name].values == s.values for s in source.sheets)
     rows = report_rows(after)
@@ -420,7 +448,7 @@ def test_verifier_lists_every_problem_with_its_cell_and_writes_nothing_else(lite
         [(where, what.split(" : ", 1)[1]) for where, what in listed]
     assert "Résultats!C3 : colonne « Place » : place attendue" in outcome["printed"]
     refused = result(lite_runs, pair, "problems-fill")  # « Remplir » on it: the same list, nothing else written
-    after_fill = office.apply(office.load(case.source), refused["actions"])
+    after_fill = after_run(case_of(lite_runs, "problems-fill"), refused)
     assert all(after_fill[s.name].values == s.values for s in source.sheets)
     assert report_rows(after_fill)[2:] == rows[2:]
 
@@ -429,7 +457,7 @@ def test_verifier_lists_every_problem_with_its_cell_and_writes_nothing_else(lite
 def test_verifier_on_a_correct_season_and_on_a_workbook_without_tables(lite_runs, pair):
     case = case_of(lite_runs, "tdf-verify")
     outcome = result(lite_runs, pair, case.id)
-    after = office.apply(office.load(case.source), outcome["actions"])
+    after = after_run(case, outcome)
     rows = report_rows(after)
     assert rows[2][0] == "tdf-verify.xlsx est correct, avec 1 point à vérifier (ci-dessous) : 11 tournois, " \
                          "84 personnes, 61 classées."
@@ -438,7 +466,7 @@ def test_verifier_on_a_correct_season_and_on_a_workbook_without_tables(lite_runs
         == {after.names.index(REPORT)}
     for script in ("verify", "fill"):
         blank = result(lite_runs, pair, f"blank-{script}")
-        after = office.apply(office.load(case_of(lite_runs, f"blank-{script}").source), blank["actions"])
+        after = after_run(case_of(lite_runs, f"blank-{script}"), blank)
         assert after.names == ["Sheet", REPORT]
         assert "n'a aucune table d'un classeur xlcircuit" in report_rows(after)[2][0]
 

@@ -77,6 +77,12 @@ class Workbook:
     sheets: list[Sheet]
     log: list[str] = field(default_factory=list)  # the actions run, by name
 
+    def copy(self) -> Workbook:
+        """A copy to apply actions to (the values themselves are never changed in place)."""
+        sheets = [Sheet(s.name, dict(s.values), [list(t) for t in s.tables], dict(s.formats), dict(s.fills),
+                        {k: dict(v) for k, v in s.fonts.items()}, dict(s.widths)) for s in self.sheets]
+        return Workbook(self.name, sheets)
+
     def __getitem__(self, name: str) -> Sheet:
         return next(s for s in self.sheets if s.name == name)
 
