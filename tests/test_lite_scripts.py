@@ -143,6 +143,16 @@ def without_a_division(wb) -> None:
                     ws.cell(row, col).value = None
 
 
+def with_notes_where_the_standings_go(wb) -> None:
+    """The Classement table deleted (only the table), and a note of the organiser's typed where it stood."""
+    ws = wb["Classement"]
+    del ws.tables["Classement"]
+    for row in ws.iter_rows():
+        for cell in row:
+            cell.value = None
+    ws["A5"] = "Mes notes"
+
+
 def big_season(path: Path) -> Path:
     tournois, resultats = generate.tdf(BIG, 60)
     wb = tdf_book.new_workbook()
@@ -165,6 +175,7 @@ def cases(folder: Path) -> list[Case]:
     below = edited(tdf, folder / "dessous.xlsx", with_row_below)
     regrouped = edited(folder / "torres" / "rempli.xlsx", folder / "regroupe.xlsx", without_a_division)
     moved = edited(folder / "tdf" / "rempli.xlsx", folder / "sans-malcolm.xlsx", without_the_leader)
+    in_the_way = edited(tdf, folder / "dans-le-chemin.xlsx", with_notes_where_the_standings_go)
     blank = folder / "vide.xlsx"
     wb = openpyxl.Workbook()
     wb.active["A1"] = "Mes notes"
@@ -178,6 +189,7 @@ def cases(folder: Path) -> list[Case]:
         Case("below-fill", "remplir", below, filled(below, folder / "dessous-lot.xlsx")),
         Case("torres-regroup", "remplir", regrouped, filled(regrouped, folder / "regroupe-lot.xlsx"), "torres"),
         Case("podium-refill", "remplir", moved, filled(moved, folder / "sans-malcolm-lot.xlsx")),
+        Case("in-the-way-fill", "remplir", in_the_way),
         Case("blank-verify", "verifier", blank),
         Case("blank-fill", "remplir", blank),
         Case("big-fill", "remplir", big, filled(big, folder / "saison100-lot.xlsx"), pairs=(TODAY,)),
@@ -451,6 +463,18 @@ def test_verifier_lists_every_problem_with_its_cell_and_writes_nothing_else(lite
     after_fill = after_run(case_of(lite_runs, "problems-fill"), refused)
     assert all(after_fill[s.name].values == s.values for s in source.sheets)
     assert report_rows(after_fill)[2:] == rows[2:]
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=[f"pyodide-{p}-xlwings-{x}" for p, x in PAIRS])
+def test_remplir_writes_no_table_over_the_organisers_cells(lite_runs, pair):
+    case = case_of(lite_runs, "in-the-way-fill")
+    outcome = result(lite_runs, pair, case.id)
+    source, after = model(case.source), after_run(case, outcome)
+    assert all(after[s.name].values == s.values for s in source.sheets)  # nothing but the report
+    batch = run(lambda: fill(case.source, output=case.source.with_name("jamais.xlsx")))
+    assert [str(p) for p in batch.problems] == ["Classement!A5 : la table « Classement » doit s'étendre sur A5, qui "
+                                                "n'est pas vide : déplacez ce qui s'y trouve, puis relancez"]
+    assert report_rows(after)[-1] == ("Classement!A5", batch.problems[0].message)
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=[f"pyodide-{p}-xlwings-{x}" for p, x in PAIRS])

@@ -230,7 +230,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import openpyxl
-from openpyxl.cell.cell import Cell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.table import Table
@@ -291,8 +291,9 @@ class Opened:
 
 def read(xlbook: Any) -> tuple[Book, Opened]:
     """The open workbook (an ``xlwings.Book`` given to a Lite script) as a :class:`~xlcircuit.xlsx.Book` in
-    memory, and what it showed. Only the sheets holding a table are read cell by cell: every input table and
-    every output table is on one, and the organiser's other sheets are none of a fill's business."""
+    memory, and what it showed. Only the sheets a fill reads or writes are read cell by cell: those holding a
+    table (every input table is on one) and those a federation puts its output tables on (a fill must see what
+    stands there); the organiser's other sheets are none of its business."""
     opened = Opened(str(xlbook.name), [], [])
     sheets = {}
     for sheet in xlbook.sheets:
@@ -300,9 +301,19 @@ def read(xlbook: Any) -> tuple[Book, Opened]:
         sheets[sheet.name] = sheet
         opened.tables += [TableAt(str(t.name), sheet.name, str(t.range.address).replace("$", ""),
                                   bool(t.show_totals)) for t in sheet.tables]
-    for name in dict.fromkeys(t.sheet for t in opened.tables):
+    outputs = _output_sheets()
+    for name in dict.fromkeys([t.sheet for t in opened.tables] + [s for s in opened.sheets if s in outputs]):
         opened.values[name] = _values(sheets[name])
     return Book.in_memory(_workbook(opened), opened.name), opened
+
+
+def _output_sheets() -> set[str]:
+    """The sheets any federation puts its output tables on when a workbook does not have them yet."""
+    names = set()
+    for adapter in ADAPTERS.values():
+        rewritten = adapter.steps.rewritten
+        names |= set(rewritten.tables.values()) | set(rewritten.sheets) | {rewritten.pattern_sheet or ""}
+    return names - {""}
 
 
 def _values(sheet: Any) -> Grid:
@@ -324,6 +335,8 @@ def _workbook(opened: Opened) -> Workbook:
         ws = wb.create_sheet(name)
         cells = ws._cells
         for (row, col), value in opened.values.get(name, {}).items():
+            if isinstance(value, str):  # what a cell of a file cannot hold (XML forbids it) is left out, as there
+                value = ILLEGAL_CHARACTERS_RE.sub("", value)
             cell = Cell(ws, row=row, column=col, value=value)
             if cell.data_type == "f":  # a text starting with "=" is what Excel showed, not a formula
                 cell.data_type = "s"
