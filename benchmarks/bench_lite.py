@@ -30,8 +30,8 @@ HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent / "tests"
 sys.path[:0] = [str(TESTS), str(TESTS / "lite")]
 import office
-from test_lite_pyodide import MICROPIP, cached_pyodide, cached_wheel
-from test_lite_scripts import PACKAGES, TODAY
+from test_lite_pyodide import MICROPIP, PACKAGES, cached_pyodide, cached_wheel
+from test_lite_scripts import TODAY
 
 from xlcircuit.cli import main as xlcircuit
 

@@ -34,7 +34,7 @@ import generate
 import openpyxl
 import pytest
 from conftest import example
-from test_lite_pyodide import MICROPIP, cached_pyodide, cached_wheel, need
+from test_lite_pyodide import MICROPIP, PACKAGES, cached_pyodide, cached_wheel, need
 
 from xlcircuit.app.check import check
 from xlcircuit.app.fill import fill
@@ -54,7 +54,6 @@ STANDIN = HERE / "lite" / "scripts.mjs"
 TODAY = ("314.0.8", "0.37.8")  # Lite today
 OLDER = ("0.29.5", "0.33.15")  # what Lite workbooks of 2025 pin
 PAIRS = [TODAY, OLDER]
-PACKAGES = [("et_xmlfile", "2.0.0"), ("openpyxl", "3.1.5"), ("defusedxml", "0.7.1")]
 REPORT = "À vérifier"
 BIG = 100  # tournaments of the large TdF season
 
