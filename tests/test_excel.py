@@ -30,6 +30,7 @@ from test_functions import agrees, as_excel_passes, example_arguments, rows_of
 import xlcircuit
 from xlcircuit.cli import main
 from xlcircuit.excel.registry import FEDERATIONS, FUNCTIONS, of_federation
+from xlcircuit.federations import CODES as FEDERATIONS_CODES
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs" / "fonctions.md"
@@ -148,25 +149,40 @@ def imported(main_py: str) -> dict[str, list[str]]:
             if isinstance(node, ast.ImportFrom) and node.module.startswith("xlcircuit")}
 
 
+SCRIPTS = {"xlcircuit.excel.scripts": ["remplir", "verifier"]}  # « Remplir » and « Vérifier », Lite's scripts
+
+
+def embedded(main_py: str) -> dict[str, tuple[bool, str]]:
+    """module -> (is a package, source) of a self-contained main.py: its ``_SOURCES[name] = package, r...``
+    lines (each source a raw string starting with a newline)."""
+    found = {}
+    for node in ast.parse(main_py).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+            package, source = ast.literal_eval(node.value)
+            found[ast.literal_eval(node.targets[0].slice)] = (package, source.removeprefix("\n"))
+    return found
+
+
 def test_lite_prints_requirements_and_a_self_contained_main_py(capsys):
     assert main(["excel", "lite"]) == 0
     out = capsys.readouterr().out
-    assert "\nxlwings\n" in out and "xlcircuit==" not in out  # nothing Lite cannot fetch from PyPI
-    main_py = out[out.index("# Fonctions Excel") :]
-    assert imported(main_py) == {"xlcircuit.udfs": [entry.name for entry in FUNCTIONS]}
-    sources = ast.literal_eval(main_py.split("_SOURCES = ", 1)[1].split("\n}\n", 1)[0] + "\n}")
-    assert {"xlcircuit", "xlcircuit.udfs", "xlcircuit.excel.udfs", "xlcircuit.rules.tdf",
-            "xlcircuit.rules.torres"} <= set(sources)
-    outer = ("xlcircuit.workbook", "xlcircuit.xlsx", "xlcircuit.app", "xlcircuit.cli")
-    assert not [name for name in sources if name.startswith(outer)]
-    for name, (package, source) in sources.items():  # the very files of the package, imports standard or xlwings
+    assert "\nxlwings\nopenpyxl>=3.1\ndefusedxml>=0.7\n" in out and "xlcircuit==" not in out  # all on PyPI
+    main_py = out[out.index("# xlcircuit ") :]
+    assert imported(main_py) == {"xlcircuit.udfs": [entry.name for entry in FUNCTIONS], **SCRIPTS}
+    assert max(len(line) for line in main_py.splitlines()) <= 200  # readable: each source as it is written
+    sources = embedded(main_py)
+    assert {"xlcircuit", "xlcircuit.udfs", "xlcircuit.excel.udfs", "xlcircuit.rules.tdf", "xlcircuit.rules.torres",
+            "xlcircuit.excel.scripts", "xlcircuit.excel.openbook", "xlcircuit.xlsx", "xlcircuit.workbook.read",
+            *[f"xlcircuit.federations.{code}" for code in FEDERATIONS_CODES]} <= set(sources)
+    assert not [name for name in sources if name.startswith(("xlcircuit.cli", "xlcircuit.gui"))]
+    for name, (package, source) in sources.items():  # the very files of the package, imports on PyPI or standard
         where = ROOT.joinpath(*name.split("."))
         path = where / "__init__.py" if package else where.with_suffix(".py")
         assert source == path.read_text(encoding="utf-8"), name
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0):
                 for top in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]):
-                    allowed = sys.stdlib_module_names | {"xlwings", "xlcircuit", "__future__"}
+                    allowed = sys.stdlib_module_names | {"xlwings", "xlcircuit", "__future__", "openpyxl", "defusedxml"}
                     assert top.split(".")[0] in allowed, (name, top)
 
 
@@ -174,12 +190,15 @@ def test_lite_published_short_form(capsys):
     assert main(["excel", "lite", "--published"]) == 0
     out = capsys.readouterr().out
     assert f"\nxlwings\nxlcircuit=={VERSION}\n" in out
-    assert imported(out[out.index("# Fonctions Excel") :]) == {"xlcircuit.udfs": [entry.name for entry in FUNCTIONS]}
+    main_py = out[out.index("# xlcircuit ") :]
+    assert len(main_py.splitlines()) == 3
+    assert imported(main_py) == {"xlcircuit.udfs": ["*"], **SCRIPTS}
 
 
 def test_lite_writes_the_two_files(tmp_path, capsys):
     assert main(["excel", "lite", "--dir", str(tmp_path / "lite")]) == 0
-    assert (tmp_path / "lite" / "requirements.txt").read_text(encoding="utf-8") == "xlwings\n"
+    assert (tmp_path / "lite" / "requirements.txt").read_text(encoding="utf-8") == \
+        "xlwings\nopenpyxl>=3.1\ndefusedxml>=0.7\n"
     assert main(["excel", "lite", "--dir", str(tmp_path / "lite")]) == 1
     assert "existe déjà" in capsys.readouterr().err
     assert main(["excel", "lite", "--dir", str(tmp_path / "lite"), "--force"]) == 0
@@ -303,7 +322,7 @@ def test_docs_writes_to_a_file(tmp_path):
 
 def test_the_readme_explains_both_ways():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "### Dans Excel (Windows)" in readme and "### Dans Excel (web, Mac) avec xlwings Lite" in readme
+    assert "### Dans Excel (Windows)" in readme and "### Dans Excel, sans rien installer (xlwings Lite)" in readme
     for command in ("init", "lite", "docs"):
         assert f"xlcircuit excel {command}" in readme
 

@@ -10,7 +10,7 @@ with a French reason. Expected values are typed from the rules' worked examples,
 
 Needs node and npm (skips with a reason without them, fails under ``CI``). Downloads are cached in
 ``$XLCIRCUIT_TEST_CACHE`` (default ``~/.cache/xlcircuit-tests``): npm ``pyodide`` per version, the
-micropip and xlwings wheels from PyPI (the Pyodide CDN is not used). One node process per
+micropip, xlwings, openpyxl and defusedxml wheels from PyPI (the Pyodide CDN is not used). One node process per
 (Pyodide, xlwings) pair, run in parallel: about 10 s each.
 """
 
@@ -34,6 +34,8 @@ STANDIN = HERE / "lite" / "standin.mjs"
 PYODIDE = ("0.29.5", "314.0.8")  # 0.29: what Lite pinned in 2025 (JsNull blanks); 314: Lite today
 XLWINGS = ("0.33.15", "0.37.8")  # the oldest Lite workbooks still pin; the newest on PyPI
 MICROPIP = "0.11.1"  # the micropip of both Pyodide versions' lock files
+#: What requirements.txt names besides xlwings (for the scripts), installed from the cache: no download in a test.
+PACKAGES = [("et_xmlfile", "2.0.0"), ("openpyxl", "3.1.5"), ("defusedxml", "0.7.1")]
 PAIRS = [(p, x) for p in PYODIDE for x in XLWINGS]
 CACHE = Path(os.environ.get("XLCIRCUIT_TEST_CACHE", Path.home() / ".cache" / "xlcircuit-tests"))
 REF = re.compile(r"([A-Z]+)([0-9]+)(?::([A-Z]+)([0-9]+))?")
@@ -188,6 +190,7 @@ def runs(tmp_path_factory) -> dict[tuple[str, str], dict]:
         config.write_text(json.dumps({
             "pyodide": str(cached_pyodide(pyodide)), "micropip": str(micropip),
             "xlwings": str(cached_wheel("xlwings", xlwings)), "cache": str(micropip.parent), "lite": str(lite),
+            "wheels": [str(cached_wheel(name, version)) for name, version in PACKAGES],
             "calls": [{"name": c["name"], "args": c["args"]} for c in calls()],
         }), encoding="utf-8")
         todo[pyodide, xlwings] = subprocess.Popen([node, str(STANDIN), str(config)], stdout=subprocess.PIPE,

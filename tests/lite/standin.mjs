@@ -1,7 +1,8 @@
 // A small stand-in for what xlwings Lite does with a workbook's main.py and requirements.txt, run in a
 // real Pyodide under node. Written for xlcircuit's tests from the steps Lite takes (read in xlwings
 // Server's sources, which are not open source: nothing of them is copied here):
-//   1. load Pyodide and micropip, install xlwings, then every line of requirements.txt, with micropip;
+//   1. load Pyodide and micropip, install xlwings and the cached wheels of what requirements.txt names (the
+//      scripts' openpyxl and defusedxml), then every line of requirements.txt, with micropip;
 //   2. set XLWINGS_ON_SERVER=true, import xlwings, run main.py as a module named "main", from its text;
 //   3. register its functions from xlwings.server.custom_functions_meta(main) (names, parameters);
 //   4. call a function as Excel's custom-functions runtime does: every parameter is a matrix (a cell
@@ -9,7 +10,7 @@
 //      body to xlwings.server.custom_functions_call, converted from JS with to_py();
 //   5. a raised error becomes Excel's #VALUE! with the error's text as its tip.
 //
-// Usage: node standin.mjs CONFIG.json  (config: pyodide, micropip, xlwings, cache, lite, calls)
+// Usage: node standin.mjs CONFIG.json  (config: pyodide, micropip, xlwings, wheels, cache, lite, calls)
 // Prints one JSON object: versions, the registered functions, one result per call.
 
 import { readFileSync } from "node:fs";
@@ -26,6 +27,7 @@ pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: config.cache }, "/cache"
 await pyodide.loadPackage(config.micropip);
 const micropip = pyodide.pyimport("micropip");
 await micropip.install("emfs:/cache/" + path.basename(config.xlwings));
+for (const wheel of config.wheels ?? []) await micropip.install("emfs:/cache/" + path.basename(wheel));
 const requirements = readFileSync(path.join(config.lite, "requirements.txt"), "utf8")
   .split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith("#"));
 await micropip.install(requirements);

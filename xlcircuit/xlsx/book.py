@@ -62,10 +62,25 @@ class Book:
         self._surgery: Surgery | None = None  # the surgical writer, when :meth:`own` could take that path
         #: The fill's path (surgical, or full with its reason), decided by :meth:`own` before anything is written.
         self.route = Route(FULL, "le classeur est lu en entier")
+        self._in_memory = False  # built by :meth:`in_memory`: no file behind it
+
+    @classmethod
+    def in_memory(cls, wb: Workbook, name: str) -> Book:
+        """A workbook built in memory, named ``name`` in messages (the one open in xlwings Lite): read and filled
+        as a file's, its formulas already values; never saved (:meth:`save` refuses: there is no file)."""
+        book = cls.__new__(cls)
+        book.path, book.warnings, book.unkept, book.notes = Path(name), [], [], []
+        book._file = None  # type: ignore[assignment]
+        book._digest, book._before = "", (0, 0)  # no file: nothing to compare a save with (it is refused)
+        book._backup = book._values = book._cached = book._surgery = None
+        book.route = Route(FULL, "le classeur ouvert dans Excel est lu en entier")
+        book._wb, book._in_memory = wb, True
+        return book
 
     def close(self) -> None:
         """Close the file read (a save needs it no more)."""
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
     @property
     def wb(self) -> Workbook:
@@ -181,6 +196,8 @@ class Book:
         program's save is put back). Saving in place a workbook with features openpyxl drops first copies the
         original to a new :attr:`backup` (never one overwritten).
         """
+        if self._in_memory:
+            raise WorkbookError(f"{self.path.name} est ouvert dans Excel : c'est Excel qui l'enregistre.")
         target = Path(target) if target else self.path
         if target.suffix.lower() != self.path.suffix.lower():
             # A macro workbook saved as .xlsx, or the reverse, is a file Excel refuses to open.
