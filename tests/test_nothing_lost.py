@@ -21,6 +21,7 @@ import generate  # benchmarks/generate.py, on the path by conftest
 import openpyxl
 import pytest
 from conftest import table_dicts, table_rows, write_season
+from openpyxl.utils import get_column_letter, range_boundaries
 
 from xlcircuit.cli import main
 from xlcircuit.federations import tdf as tdf_book
@@ -257,6 +258,48 @@ def _with_a_sparkline(path: Path) -> Path:
                          if info.filename == sheet else data)
     os.replace(copy, path)
     return path
+
+
+def _with_an_excel_2010_format(path: Path, sqref: str, kind: bytes) -> Path:
+    """The filled workbook's Classement sheet with an Excel 2010 conditional format (``kind``: dataBar as Excel
+    writes the data bars of a fill when it saves, iconSet as an organiser adds one) on ``sqref``."""
+    rule = (b'<x14:dataBar minLength="0" maxLength="100"><x14:cfvo type="autoMin"/><x14:cfvo type="autoMax"/>'
+            b'</x14:dataBar>' if kind == b"dataBar" else
+            b'<x14:iconSet iconSet="3Arrows"><x14:cfvo type="percent"><xm:f>0</xm:f></x14:cfvo>'
+            b'<x14:cfvo type="percent"><xm:f>33</xm:f></x14:cfvo><x14:cfvo type="percent"><xm:f>67</xm:f>'
+            b'</x14:cfvo></x14:iconSet>')
+    ext = (b'<extLst><ext uri="{78C0D931-6437-407d-A8EE-F0AAD7539E65}" '
+           b'xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">'
+           b'<x14:conditionalFormattings><x14:conditionalFormatting '
+           b'xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main"><x14:cfRule type="' + kind +
+           b'" priority="9" id="{00000000-0000-0000-0000-000000000009}">' + rule + b'</x14:cfRule><xm:sqref>' +
+           sqref.encode() + b'</xm:sqref></x14:conditionalFormatting></x14:conditionalFormattings></ext></extLst>')
+    sheet = f"xl/worksheets/sheet{openpyxl.load_workbook(path).sheetnames.index('Classement') + 1}.xml"
+    copy = path.with_name("copie.tmpzip")
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info.filename)
+            new.writestr(info.filename, data.replace(b"</worksheet>", ext + b"</worksheet>")
+                         if info.filename == sheet else data)
+    os.replace(copy, path)
+    return path
+
+
+def test_an_organisers_excel_2010_format_on_a_published_table_is_said_and_excels_data_bars_are_not(
+        small_season, capsys):
+    assert main(["fill", str(small_season)]) == 0
+    capsys.readouterr()
+    ws = openpyxl.load_workbook(small_season)["Classement"]
+    first, top, _, bottom = range_boundaries(ws.tables["Classement"].ref)
+    total = get_column_letter(first + table_rows(ws, "Classement")[0].index("Total"))
+    rank = get_column_letter(first)
+    bars, ranks = f"{total}{top + 1}:{total}{bottom}", f"{rank}{top + 1}:{rank}{bottom}"
+    _with_an_excel_2010_format(small_season, bars, b"dataBar")  # Excel re-saved the fill's data bars
+    assert main(["fill", str(small_season)]) == 0
+    assert "Excel 2010" not in capsys.readouterr().err
+    _with_an_excel_2010_format(small_season, ranks, b"iconSet")  # the organiser's arrows beside the ranks
+    assert main(["fill", str(small_season)]) == 0
+    assert "mises en forme conditionnelles propres à Excel 2010+ (feuille « Classement »)" in capsys.readouterr().err
 
 
 def test_backups_are_numbered_never_overwritten(small_season, capsys):

@@ -256,10 +256,11 @@ def _take_below(book: Book, ws: Worksheet, table: Table, spec: TableSpec, area: 
 
 
 def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
-    """Extended conditional formats inside output tables are the data bars of an earlier fill, as a
-    spreadsheet program re-saved them: they are rewritten, so losing them is no loss to warn of."""
-    tables = [(ws.title, area) for spec in specs if (found := find_table(book.wb, spec.name))
-              for ws, table in [found] if (area := bounds(table)) is not None]
+    """Extended conditional formats on the data-bar columns of output tables are the data bars of an earlier
+    fill, as a spreadsheet program re-saved them: they are rewritten, so losing them is no loss to warn of.
+    Any other one (the organiser's icon set or colour scale on a published table) is still said."""
+    bars = [(ws.title, area) for spec in specs if (found := find_table(book.wb, spec.name))
+            for ws, table in [found] for area in _data_bar_columns(spec, table)]
 
     def inside_ref(ref: str, area: tuple[int, int, int, int]) -> bool:
         try:
@@ -269,10 +270,21 @@ def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
 
     def ours(unkept) -> bool:
         return unkept.what == CONDITIONAL_FORMAT_EXTENSIONS and bool(unkept.ranges) and all(
-            any(sheet == unkept.sheet and inside_ref(r, area) for sheet, area in tables)
+            any(sheet == unkept.sheet and inside_ref(r, area) for sheet, area in bars)
             for r in unkept.ranges)
 
     book.unkept = [u for u in book.unkept if not ours(u)]
+
+
+def _data_bar_columns(spec: TableSpec, table: Table) -> list[tuple[int, int, int, int]]:
+    """The areas of an output table's columns that a fill shows with data bars (``Column.data_bar``), found
+    by their headers."""
+    area = bounds(table)
+    if area is None:
+        return []
+    barred = {fold(c.header) for c in spec.columns if c.data_bar}
+    headers = [fold(str(c.name or "")) for c in table.tableColumns]
+    return [(area[0] + i, area[1], area[0] + i, area[3]) for i, header in enumerate(headers) if header in barred]
 
 
 def inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:

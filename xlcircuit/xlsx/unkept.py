@@ -22,7 +22,9 @@ _LOST_IN_SHEETS = {
     (b"<x14:conditionalFormatting", re.compile(rb"<x14:conditionalFormatting\b")): CONDITIONAL_FORMAT_EXTENSIONS,
     (b"<x14:dataValidation", re.compile(rb"<x14:dataValidation\b")): "validations de données propres à Excel 2010+",
 }
-_EXTENSION_RANGES = re.compile(rb"<x14:conditionalFormatting\b.*?<xm:sqref>([^<]*)</xm:sqref>", re.S)
+_EXTENSION_BLOCKS = re.compile(rb"<x14:conditionalFormatting\b(.*?)</x14:conditionalFormatting>", re.S)
+_SQREF = re.compile(rb"<xm:sqref>([^<]*)</xm:sqref>")
+_RULE_TYPES = re.compile(rb"<x14:cfRule\b[^>]*?\btype=[\"']([^\"']*)[\"']")
 _DRAWING = "{http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing}"
 _LOST_IN_DRAWINGS = {f"{_DRAWING}sp": "formes ou zones de texte", f"{_DRAWING}grpSp": "groupes de formes",
                      f"{_DRAWING}cxnSp": "connecteurs"}
@@ -35,6 +37,7 @@ class Unkept:
     what: str
     sheet: str | None = None
     ranges: tuple[str, ...] = ()  # the cells it applies to, where the file says
+    bars: tuple[str, ...] = ()  # of those, the ranges of formats that are data bars only (as a fill draws them)
 
     def __str__(self) -> str:
         return f"{self.what} ({'classeur' if self.sheet is None else f'feuille « {self.sheet} »'})"
@@ -45,6 +48,19 @@ def _find_markers(data: bytes, found: set[str]) -> None:
     for (needle, marker), label in _LOST_IN_SHEETS.items():
         if label not in found and needle in data and marker.search(data):
             found.add(label)
+
+
+def _formats(xml: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ranges of a sheet's Excel 2010 conditional formats, and those of the ones that are data bars only."""
+    ranges: list[str] = []
+    bars: list[str] = []
+    for block in _EXTENSION_BLOCKS.findall(xml):
+        refs = [r.decode() for refs in _SQREF.findall(block) for r in refs.split()]
+        ranges += refs
+        kinds = set(_RULE_TYPES.findall(block))
+        if kinds == {b"dataBar"}:
+            bars += refs
+    return tuple(ranges), tuple(bars)
 
 
 def lost_features(package: Package, markers: dict[str, set[str]]) -> list[Unkept]:
@@ -59,9 +75,8 @@ def lost_features(package: Package, markers: dict[str, set[str]]) -> list[Unkept
         labels = markers.get(sheet.part, set())
         for label in _LOST_IN_SHEETS.values():
             if label in labels:
-                ranges = () if label != CONDITIONAL_FORMAT_EXTENSIONS else tuple(
-                    r.decode() for refs in _EXTENSION_RANGES.findall(package.read(sheet.part)) for r in refs.split())
-                found.append(Unkept(label, sheet.name, ranges))
+                ranges, bars = ((), ()) if label != CONDITIONAL_FORMAT_EXTENSIONS else _formats(package.read(sheet.part))
+                found.append(Unkept(label, sheet.name, ranges, bars))
         for rel in package.rels(sheet.part):
             if rel.type.endswith("/drawing") and rel.part in names:
                 tags = {element.tag for element in package.xml(rel.part).iter()}
@@ -71,9 +86,10 @@ def lost_features(package: Package, markers: dict[str, set[str]]) -> list[Unkept
 
 
 def _ours(unkept: Unkept, plan) -> bool:
-    """Extended conditional formats inside the output tables: an earlier fill's data bars, rewritten anyway."""
+    """Extended conditional formats inside the output tables that are data bars only: an earlier fill's data bars
+    as a spreadsheet program re-saved them, rewritten anyway (an icon set the organiser added is not)."""
     areas = plan.owned.get(unkept.sheet)
-    if unkept.what != CONDITIONAL_FORMAT_EXTENSIONS or not unkept.ranges:
+    if unkept.what != CONDITIONAL_FORMAT_EXTENSIONS or not unkept.ranges or set(unkept.ranges) != set(unkept.bars):
         return False
     if areas is None:
         return True
