@@ -370,6 +370,8 @@ def _stays_inside(source: str, target: str) -> bool:
     if "\\" in target or re.match(r"[A-Za-z]:", target) or target.startswith("//"):
         return False
     path = target if target.startswith("/") else posixpath.dirname(source) + "/" + target
+    if ":" in path.lstrip("/").split("/")[0]:  # a drive (``/C:/x``), as a member's name would be left out
+        return False
     depth = 0
     for segment in path.split("/"):
         if segment == "..":
