@@ -22,6 +22,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from conftest import filled_example
 from xlcircuit.cli import main
 from xlcircuit.federations import tdf
 from xlcircuit.rules.errors import WorkbookError
@@ -450,3 +451,68 @@ def test_content_types_without_their_defaults_are_filled_into_a_workbook_excel_o
         from xlcircuit.xlsx.validate import structure_problems
 
         assert structure_problems(new) <= structure_problems(old)
+
+
+# --- what a fill copies as it is must open again (issue 28, the fuzz's findings) ---------------------------------
+
+_EVIL = (b'<Relationship Id="rIdEvil" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+         b'oleObject" Target="..\\..\\evil.bat"/></Relationships>')
+
+
+def test_relationships_pointing_outside_the_workbook_are_dropped_with_a_warning(filled, tmp_path, capsys):
+    """A relationship toward ``..\\..\\evil.bat`` (in a sheet copied as it is, and in the package's own, which a
+    fill patches) is left out of the filled workbook, and said; it was copied as it came."""
+    evil = {"xl/worksheets/_rels/sheet3.xml.rels", "_rels/.rels"}
+    path = rezip(filled, tmp_path / "relation.xlsx",
+                 lambda name, data: data.replace(b"</Relationships>", _EVIL) if name in evil else data)
+    assert main(["fill", str(path)]) == 0
+    assert "2 relation(s) du fichier pointent hors du classeur (« ..\\..\\evil.bat », « ..\\..\\evil.bat ») : elles " \
+           "ne sont pas recopiées dans le classeur écrit." in capsys.readouterr().err
+    with zipfile.ZipFile(path) as archive:
+        assert not [n for n in archive.namelist() if n.endswith(".rels") and b"evil" in archive.read(n)]
+    assert package_problems(path) == []
+
+
+def test_a_relationship_pointing_outside_that_its_part_uses_is_one_sentence(filled, tmp_path, capsys):
+    """Left out, the sheet would point to nothing (Excel repairs such a file): refused instead."""
+    path = rezip(filled, tmp_path / "relation.xlsx", lambda name, data: (
+        data.replace(b"</Relationships>", _EVIL) if name == "xl/worksheets/_rels/sheet3.xml.rels" else
+        data.replace(b"</worksheet>", b'<legacyDrawing xmlns:r="http://schemas.openxmlformats.org/officeDocument/'
+                                      b'2006/relationships" r:id="rIdEvil"/></worksheet>')
+        if name == "xl/worksheets/sheet3.xml" else data))
+    refused_alike(path, "(xl/worksheets/sheet3.xml renvoie à « ..\\..\\evil.bat », hors du classeur)", capsys)
+
+
+def test_a_table_part_missing_gives_no_table_twice_in_the_filled_workbook(tmp_path):
+    """A sheet copied as it is keeps pointing to its missing table: the fill's new tables take other names (one
+    took that name, and Excel saw one table twice)."""
+    from xlcircuit.federations import ADAPTERS
+
+    source = filled_example(ADAPTERS["cdf"], tmp_path)
+    kept = next(t for t in Package(source).tables["Préférés"])
+    path = rezip(source, tmp_path / "sans-table.xlsx", lambda name, data: None if name == kept.part else data)
+    before = set(package_problems(path))
+    assert main(["fill", str(path)]) == 0
+    assert set(package_problems(path)) <= before
+    assert not [p for p in package_problems(path) if "en double" in p]
+    path.unlink()  # it keeps the defects of its input, made on purpose (the suite's check of written workbooks)
+
+
+@pytest.mark.parametrize("part, old, new, expected", [
+    ("xl/worksheets/sheet3.xml", b'<col width="36"', b'<col width="large"',
+     "(feuille « Tournois » : valeur illisible"),
+    ("xl/worksheets/sheet7.xml", b"<sheetData", b'<sheetData><row r="XFD1048577"/></sheetData><x',
+     "XML invalide dans xl/worksheets/sheet7.xml"),
+    ("xl/worksheets/sheet1.xml", b"</sheetData>", b'<row r="XFD1048577"><c r="Z1"/></row></sheetData>',
+     "(feuille « Saison » : une ligne a pour numéro « XFD1048577 »)"),
+    ("xl/worksheets/sheet6.xml", b'defaultRowHeight="15"', b'defaultRowHeight="' + b"9" * 400 + b'"',
+     "(feuille « Classement » : nombre hors limites dans sheetFormatPr (defaultRowHeight))"),
+])  # fmt: skip
+def test_a_sheet_whose_filled_copy_would_not_open_again_is_one_sentence(filled, tmp_path, capsys, part, old, new,
+                                                                         expected):
+    """A sheet copied as it is holding what openpyxl cannot read (a column width that is no number, a row number
+    that is a cell's reference, XML that is not well-formed), or a sheet a fill rewrites holding a number openpyxl
+    writes back empty: the fill left a workbook that no longer opened."""
+    path = rezip(filled, tmp_path / "illisible.xlsx", lambda name, data: data.replace(old, new, 1) if name == part
+                 else data)
+    refused_alike(path, expected, capsys, at_open=False)

@@ -418,15 +418,17 @@ if stage == "starting":
             return None
     sys.meta_path.insert(0, Slow())
 elif stage in ("before", "after"):
-    real = os.replace
-    def replace(source, target, *args, **kwargs):
+    # The engine's one step putting a save in place (an atomic exchange where the system has one, else os.replace).
+    from xlcircuit.xlsx import files
+    real = files._put_in_place
+    def put_in_place(tmp, target, *args, **kwargs):
         workbook = str(target).endswith(".xlsx")
         if workbook and stage == "before":
             reached()
-        real(source, target, *args, **kwargs)
+        real(tmp, target, *args, **kwargs)
         if workbook and stage == "after":
             reached()
-    os.replace = replace
+    files._put_in_place = put_in_place
 elif stage == "shutdown":
     import atexit
     atexit.register(reached)

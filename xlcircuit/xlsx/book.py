@@ -22,6 +22,7 @@ from .ooxml import Unsupported
 from .parts import custom
 from .plan import Plan
 from .plan import plan as plan_of
+from .readable import rewritten_sheet_problem
 from .reduced import open_for_fill
 from .route import FULL, SURGICAL, Route
 from .safe import Opened, load_workbook
@@ -53,6 +54,11 @@ class Book:
             names = ", ".join(f"« {name} »" for name in self._file.outside[:3])
             self.warnings.append(f"{len(self._file.outside)} partie(s) du fichier portent un nom qui sort du classeur "
                                  f"({names}) : elles ne sont pas recopiées dans le classeur écrit.")
+        outside = [target for rels in self._file.outside_relations.values() for _, target in rels]
+        if outside:
+            names = ", ".join(f"« {name} »" for name in outside[:3])
+            self.warnings.append(f"{len(outside)} relation(s) du fichier pointent hors du classeur ({names}) : elles "
+                                 "ne sont pas recopiées dans le classeur écrit.")
         self._digest = self._file.digest
         self._before = self._file.stamp
         self._backup: Path | None = None
@@ -89,6 +95,10 @@ class Book:
             self._wb = load_workbook(self._file)
             if _stamp(self.path) != self._before:
                 raise _being_written_error(self.path.name)
+            for ws in self._wb.worksheets:  # rewritten whole: a number openpyxl writes as nothing is refused
+                problem = rewritten_sheet_problem(ws)
+                if problem is not None:
+                    raise self._file.package.damaged(f"feuille « {ws.title} » : {problem}")
         return self._wb
 
     @property

@@ -257,7 +257,7 @@ def _read_exactly(xml: bytes, areas: list[tuple[int, int, int, int]], context: _
     parser.CharacterDataHandler = reader.text
     try:
         parser.Parse(xml, True)
-    except expat.ExpatError as exc:  # checked whole before (safe.well_formed): only a part read without it
+    except expat.ExpatError as exc:  # checked whole when opened (safe._Scanner): only a part read without it
         raise BadCell(f"XML invalide, ligne {exc.lineno}") from None
     return reader.found
 

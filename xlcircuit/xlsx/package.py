@@ -106,7 +106,10 @@ class Package:
             name = "_rels/.rels" if part == "" else rels_part(part)
             rels = []
             if name in self.names:
+                outside = {rid for rid, _ in self.source_file.outside_relations.get(name, ())}
                 for node in self.xml(name):
+                    if node.get("Id", "") in outside and node.get("TargetMode") != "External":
+                        continue  # named outside the package: left out (a warning says so)
                     external = node.get("TargetMode") == "External"
                     target = node.get("Target", "")
                     rels.append(Rel(node.get("Id", ""), node.get("Type", ""), target, external,

@@ -30,7 +30,8 @@ from .ooxml import (
 from .package import Package, SheetInfo
 from .parts.relationships import relationships_xml
 from .plan import Plan, _check_ownable
-from .safe import load_workbook, well_formed
+from .readable import copied_sheet_problem, rewritten_sheet_problem
+from .safe import load_workbook
 
 _STUB = (f'<worksheet xmlns="{MAIN}" xmlns:r="{OFFICE_RELS}"><sheetData/>{{tables}}</worksheet>')
 _WORKBOOK_DROPS = [re.compile(rb"<" + _P + name + rb"\b[^>]*?(?:/>|>.*?</" + _P + name + rb">)", re.S)
@@ -284,7 +285,6 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         if sheet.name in the_plan.owned or not tables or sheet.name not in wb.sheetnames:
             continue
         xml = package.read(sheet.part)
-        well_formed(package.source_file, sheet.part, xml)  # the fast reader reads only what a parser reads whole
         if strings is None and (b't="s"' in xml or b"t='s'" in xml):
             strings = shared_strings(package)
         # A table's columns down to the sheet's end: rows typed under it are taken in, or said (tables.read_table).
@@ -311,5 +311,26 @@ def open_for_fill(the_plan: Plan) -> tuple[Workbook, dict, dict[str, bool]]:
     """openpyxl's model of what a fill needs: the owned sheets, the stubs with their tables and input cells."""
     data, foreign = reduced_copy(the_plan)
     wb = load_workbook(the_plan.package.source_file, io.BytesIO(data))
-    return wb, fill_inputs(the_plan, wb), foreign
+    cached = fill_inputs(the_plan, wb)  # a cell of an input table said with its place first
+    check_readable(the_plan, wb)
+    return wb, cached, foreign
+
+
+def check_readable(the_plan: Plan, wb: Workbook) -> None:
+    """Refuse (one sentence) a workbook whose filled copy would not open again: a sheet copied as it is holding
+    what openpyxl does not read, a sheet rewritten holding a number openpyxl writes as nothing."""
+    package = the_plan.package
+    strings: int | None = None
+    for sheet in package.sheets:
+        if sheet.kind != "worksheet" or sheet.name not in wb.sheetnames:
+            continue
+        if sheet.name in the_plan.owned:
+            problem = rewritten_sheet_problem(wb[sheet.name])
+        else:
+            xml = package.read(sheet.part)
+            if strings is None and (b't="s"' in xml or b"t='s'" in xml):
+                strings = len(shared_strings(package))
+            problem = copied_sheet_problem(xml, wb, strings or 0)
+        if problem is not None:
+            raise package.damaged(f"feuille « {sheet.name} » : {problem}")
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import html
 import os
+import posixpath
 import re
 import stat
 import time
@@ -33,6 +34,7 @@ from typing import BinaryIO
 from xml.parsers import expat
 
 import openpyxl
+from defusedxml import ElementTree as SafeET
 from openpyxl.utils import range_boundaries
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.workbook.workbook import Workbook
@@ -121,6 +123,9 @@ class Opened:
             self.infos = self._members()
             self.names = {info.filename for info in self.infos}
             markers = self._scan()
+            #: Relationships whose target is named outside the package, by relationship part: (id, target) each.
+            #: Left out of the map, and of the relationship parts a fill writes (a warning says so).
+            self.outside_relations = self._outside_relations()
             from .package import Package  # the map reads its parts through this
 
             self.package = Package(self)
@@ -132,6 +137,30 @@ class Opened:
 
     def close(self) -> None:
         self.handle.close()
+
+    def _outside_relations(self) -> dict[str, list[tuple[str, str]]]:
+        """The internal relationships whose target leaves the package (``..\\..\\evil.bat``, ``../../x``, a drive),
+        by relationship part. One its part refers to cannot be left out without Excel repairing the file: one
+        sentence."""
+        found: dict[str, list[tuple[str, str]]] = {}
+        for rels in sorted(self.names):
+            if not rels.endswith(".rels"):
+                continue
+            source = _source_of(rels)
+            try:
+                root = SafeET.fromstring(self.read(rels))
+            except Exception:  # not well-formed: refused where the map reads it
+                continue
+            for node in root:
+                target = node.get("Target", "")
+                if node.get("TargetMode") == "External" or "://" in target or _stays_inside(source, target):
+                    continue
+                rid = node.get("Id", "")
+                if rid in self.references.get(source, ()):
+                    raise _sentence(self.name, f"{source or 'le paquet'} renvoie à « {target[:60]} », hors du "
+                                               "classeur")
+                found.setdefault(rels, []).append((rid, target))
+        return found
 
     def _check_references(self) -> None:
         """Every relationship id a part refers to is one of its relationships (Excel repairs a file where a sheet
@@ -329,6 +358,31 @@ def _inside(member: str) -> bool:
     return not (member.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]))
 
 
+def _source_of(rels: str) -> str:
+    """The part whose relationships ``rels`` holds ('' for the package's own, ``_rels/.rels``)."""
+    folder, _, name = rels.rpartition("_rels/")
+    return folder + name[: -len(".rels")]
+
+
+def _stays_inside(source: str, target: str) -> bool:
+    """Whether a relationship's target names a part inside the package: no backslash, no drive, no '..' above
+    its root."""
+    if "\\" in target or re.match(r"[A-Za-z]:", target) or target.startswith("//"):
+        return False
+    path = target if target.startswith("/") else posixpath.dirname(source) + "/" + target
+    if ":" in path.lstrip("/").split("/")[0]:  # a drive (``/C:/x``), as a member's name would be left out
+        return False
+    depth = 0
+    for segment in path.split("/"):
+        if segment == "..":
+            depth -= 1
+            if depth < 0:
+                return False
+        elif segment not in ("", "."):
+            depth += 1
+    return True
+
+
 def _check_sizes(name: str, infos: list[zipfile.ZipInfo]) -> None:
     total = sum(i.file_size for i in infos)
     if total > MAX_UNCOMPRESSED:
@@ -339,10 +393,6 @@ def _check_sizes(name: str, infos: list[zipfile.ZipInfo]) -> None:
             raise WorkbookError(f"{name} contient une partie anormalement compressée ({info.filename} : "
                                 f"{info.file_size // max(info.compress_size, 1)} fois, {MAX_RATIO} au plus) : "
                                 "fichier piégé ou abîmé, il n'est pas lu.")
-
-
-class _Stop(Exception):
-    """The root element is reached: the prolog (where a document type would be) is over."""
 
 
 class _Scanner:
@@ -357,6 +407,8 @@ class _Scanner:
       ``<c`` or ``:c``, whatever the white space after the name or the quotes of its attributes. Counting those
       gives at least as many elements as any XML parser builds (``<col``, a comment or a text holding ``:c`` count
       too many, never too few). Merged ranges are read from their ``ref``, quoted either way, entities decoded.
+    - The whole part is then read by the same parser, with no handler left (at C speed): a part that is not
+      well-formed XML is refused, whether or not a fill reads it (a part copied as it is must open again).
     - Where that count could refuse a file, or cannot be trusted (a part in UTF-16, a merged-range tag the
       pattern does not read), the part is counted again by expat, element by element (:func:`_exact_count`).
     """
@@ -374,6 +426,7 @@ class _Scanner:
         self.unsure = False
         self.parser: expat.XMLParserType | None = _prolog_parser(self)
         self.prolog = 0  # bytes of prolog read
+        self.in_prolog = True
         self.carry = b""
 
     def declared(self, encoding: str | None) -> None:
@@ -406,20 +459,18 @@ class _Scanner:
     def _prolog(self, data: bytes, final: bool) -> None:
         if self.prolog == 0 and (data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4]):
             self.unsure = True  # UTF-16: no byte count
-        self.prolog += len(data)
+        if self.in_prolog:
+            self.prolog += len(data)
         assert self.parser is not None
         try:
             self.parser.Parse(data, final)
-        except _Stop:
-            self.parser = None
-            return
         except expat.ExpatError as exc:
             raise _Refused(_expat_message(exc)) from None
         except (ValueError, LookupError):  # an encoding expat cannot read (multi-byte ones but UTF-8 and UTF-16)
             declared = re.search(rb"""encoding\s*=\s*["']([^"']{1,40})""", data[:200])
             encoding = declared.group(1).decode("ascii", "replace") if declared else self.declaration or "?"
             raise _Refused(f"encodage « {encoding} » non pris en charge") from None
-        if self.prolog > MAX_TAG:
+        if self.in_prolog and self.prolog > MAX_TAG:
             raise _Refused("prologue démesuré avant le premier élément")
 
     @property
@@ -456,22 +507,25 @@ class _Scanner:
 
 
 def _prolog_parser(scanner: _Scanner) -> expat.XMLParserType:
-    """expat, reading a part up to its root element's start (then :class:`_Stop`)."""
+    """expat, reading a part: its prolog with handlers, then, from the root element's start, with none (the rest
+    only checked well-formed, at C speed)."""
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.XmlDeclHandler = lambda version, encoding, standalone: scanner.declared(encoding)
     parser.StartDoctypeDeclHandler = _doctype
     parser.EntityDeclHandler = _doctype
-    parser.StartElementHandler = _root
+
+    def root(*args) -> None:
+        scanner.in_prolog = False
+        parser.StartElementHandler = None
+        parser.XmlDeclHandler = None
+
+    parser.StartElementHandler = root
     return parser
 
 
 def _doctype(*args) -> None:
     raise _Refused("entities")
-
-
-def _root(*args) -> None:
-    raise _Stop()
 
 
 def _expat_message(exc: expat.ExpatError) -> str:
@@ -509,20 +563,6 @@ def _exact_count(archive: zipfile.ZipFile, info: zipfile.ZipInfo, tags: tuple[by
     except expat.ExpatError:
         pass
     return count
-
-
-def well_formed(opened: Opened, part: str, xml: bytes) -> None:
-    """Refuse (one sentence) a part that is not well-formed XML: the engine's fast readers read only parts an
-    XML parser reads whole."""
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.StartDoctypeDeclHandler = _doctype
-    try:
-        parser.Parse(xml, True)
-    except expat.ExpatError as exc:
-        raise _sentence(opened.name, f"XML invalide dans {part} : {_expat_message(exc)}") from None
-    except _Refused:
-        raise _entities(opened.name) from None
 
 
 def _area(ref: bytes) -> int:

@@ -98,6 +98,9 @@ class Surgery:
             calc_chain.without_sheets(package.read(self.chain_part), owned_ids, self.chain_part)
         self.app_part = _target(package, "", "extended-properties")
         self.app = None if self.app_part is None else app.without_sheet_lists(package.read(self.app_part), self.app_part)
+        #: Relationship parts holding relationships named outside the package, without them (written so).
+        self.outside = {rels: {rid for rid, _ in found} for rels, found in package.source_file.outside_relations.items()}
+        self.patched = {rels: relationships.without_ids(package.read(rels), ids, rels) for rels, ids in self.outside.items()}
         self.custom_part = _target(package, "", "custom-properties")
         if self.custom_part is not None:
             custom.value(package.read(self.custom_part), federation_property, self.custom_part)
@@ -113,7 +116,11 @@ class Surgery:
         with package.source() as source, zipfile.ZipFile(Path(target), "w", zipfile.ZIP_DEFLATED,
                                                          compresslevel=COMPRESS_LEVEL) as out:
             for info in package.infos:
-                if info.filename not in skipped:
+                if info.filename in skipped:
+                    continue
+                if info.filename in self.patched:
+                    write_new(out, info.filename, self.patched[info.filename])
+                else:
                     copy_raw(source, info, out)
             for ws in layout.owned:
                 self._write_sheet(ws, layout, out)
@@ -121,7 +128,12 @@ class Surgery:
             for info in package.infos:  # the parts written last, in the package's order
                 if info.filename in layout.later and info.filename not in layout.dropped:
                     if info.filename in changed:
-                        write_new(out, info.filename, changed.pop(info.filename))
+                        data = changed.pop(info.filename)
+                        if info.filename in self.outside:
+                            data = relationships.without_ids(data, self.outside[info.filename], info.filename)
+                        write_new(out, info.filename, data)
+                    elif info.filename in self.patched:
+                        write_new(out, info.filename, self.patched[info.filename])
                     else:
                         copy_raw(source, info, out)
             for name, data in changed.items():  # new parts (docProps/custom.xml)
@@ -133,7 +145,7 @@ class Surgery:
         dropped = (self.old - self.kept) | {rels_part(p) for p in self.owned_parts if rels_part(p) in package.names}
         if self.chain_part is not None and self.chain is None:
             dropped.add(self.chain_part)
-        names = Names(package.names - dropped)
+        names = Names((package.names - dropped) | self._kept_targets())
         parts, added = {}, []
         for ws in owned:
             if ws.title in self.original:
@@ -150,6 +162,14 @@ class Surgery:
         grown = self._grown_tables(owned)  # input tables a fill grew over rows typed under them
         table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
         return _Layout(owned, parts, added, dropped, later, grown, names, table_ids)
+
+    def _kept_targets(self) -> set[str]:
+        """The parts the kept parts point to, there or not: a kept relationship to a part the package lacks keeps
+        its target, so no new part takes that name."""
+        package = self.plan.package
+        targets = {r.part for part in self.kept if not part.endswith(".rels") for r in package.rels(part)
+                   if not r.external}
+        return targets - self.old
 
     def _write_sheet(self, ws: Worksheet, layout: _Layout, out: zipfile.ZipFile) -> None:
         """An output sheet with its tables, drawing, charts and images, each part given a free name."""

@@ -50,6 +50,14 @@ def without(xml: bytes, type_suffix: str, part: str) -> bytes:
     return located.spliced(edits) if edits else xml
 
 
+def without_ids(xml: bytes, ids: Collection[str], part: str) -> bytes:
+    """The part without the relationships whose id is one of ``ids`` (the rest byte for byte)."""
+    located = Located(xml, part)
+    root = _root(located)
+    edits = [(n.start, n.end, b"") for n in located.children(root, "Relationship") if n.attrs.get("Id", "") in ids]
+    return located.spliced(edits) if edits else xml
+
+
 def free_id(taken: Collection[str]) -> str:
     """The first ``rIdN`` not in ``taken``."""
     n = 1
