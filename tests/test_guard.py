@@ -21,8 +21,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from conftest import filled_example
+
 from xlcircuit.cli import main
 from xlcircuit.federations import tdf
 from xlcircuit.rules.errors import WorkbookError

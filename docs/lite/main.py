@@ -11882,10 +11882,11 @@ def _take_below(book: Book, ws: Worksheet, table: Table, spec: TableSpec, area: 
 
 
 def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
-    """Extended conditional formats inside output tables are the data bars of an earlier fill, as a
-    spreadsheet program re-saved them: they are rewritten, so losing them is no loss to warn of."""
-    tables = [(ws.title, area) for spec in specs if (found := find_table(book.wb, spec.name))
-              for ws, table in [found] if (area := bounds(table)) is not None]
+    """Extended conditional formats on the data-bar columns of output tables are the data bars of an earlier
+    fill, as a spreadsheet program re-saved them: they are rewritten, so losing them is no loss to warn of.
+    Any other one (the organiser's icon set or colour scale on a published table) is still said."""
+    bars = [(ws.title, area) for spec in specs if (found := find_table(book.wb, spec.name))
+            for ws, table in [found] for area in _data_bar_columns(spec, table)]
 
     def inside_ref(ref: str, area: tuple[int, int, int, int]) -> bool:
         try:
@@ -11895,10 +11896,21 @@ def forget_own_formats(book: Book, specs: Sequence[TableSpec]) -> None:
 
     def ours(unkept) -> bool:
         return unkept.what == CONDITIONAL_FORMAT_EXTENSIONS and bool(unkept.ranges) and all(
-            any(sheet == unkept.sheet and inside_ref(r, area) for sheet, area in tables)
+            any(sheet == unkept.sheet and inside_ref(r, area) for sheet, area in bars)
             for r in unkept.ranges)
 
     book.unkept = [u for u in book.unkept if not ours(u)]
+
+
+def _data_bar_columns(spec: TableSpec, table: Table) -> list[tuple[int, int, int, int]]:
+    """The areas of an output table's columns that a fill shows with data bars (``Column.data_bar``), found
+    by their headers."""
+    area = bounds(table)
+    if area is None:
+        return []
+    barred = {fold(c.header) for c in spec.columns if c.data_bar}
+    headers = [fold(str(c.name or "")) for c in table.tableColumns]
+    return [(area[0] + i, area[1], area[0] + i, area[3]) for i, header in enumerate(headers) if header in barred]
 
 
 def inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
@@ -13526,6 +13538,7 @@ from .ooxml import Unsupported
 from .parts import custom
 from .plan import Plan
 from .plan import plan as plan_of
+from .readable import rewritten_sheet_problem
 from .reduced import open_for_fill
 from .route import FULL, SURGICAL, Route
 from .safe import Opened, load_workbook
@@ -13557,6 +13570,11 @@ class Book:
             names = ", ".join(f"« {name} »" for name in self._file.outside[:3])
             self.warnings.append(f"{len(self._file.outside)} partie(s) du fichier portent un nom qui sort du classeur "
                                  f"({names}) : elles ne sont pas recopiées dans le classeur écrit.")
+        outside = [target for rels in self._file.outside_relations.values() for _, target in rels]
+        if outside:
+            names = ", ".join(f"« {name} »" for name in outside[:3])
+            self.warnings.append(f"{len(outside)} relation(s) du fichier pointent hors du classeur ({names}) : elles "
+                                 "ne sont pas recopiées dans le classeur écrit.")
         self._digest = self._file.digest
         self._before = self._file.stamp
         self._backup: Path | None = None
@@ -13575,7 +13593,8 @@ class Book:
         book = cls.__new__(cls)
         book.path, book.warnings, book.unkept, book.notes = Path(name), [], [], []
         book._file = None  # type: ignore[assignment]
-        book._digest = book._before = book._backup = book._values = book._cached = book._surgery = None
+        book._digest, book._before = "", (0, 0)  # no file: nothing to compare a save with (it is refused)
+        book._backup = book._values = book._cached = book._surgery = None
         book.route = Route(FULL, "le classeur ouvert dans Excel est lu en entier")
         book._wb, book._in_memory = wb, True
         return book
@@ -13592,6 +13611,10 @@ class Book:
             self._wb = load_workbook(self._file)
             if _stamp(self.path) != self._before:
                 raise _being_written_error(self.path.name)
+            for ws in self._wb.worksheets:  # rewritten whole: a number openpyxl writes as nothing is refused
+                problem = rewritten_sheet_problem(ws)
+                if problem is not None:
+                    raise self._file.package.damaged(f"feuille « {ws.title} » : {problem}")
         return self._wb
 
     @property
@@ -14075,7 +14098,7 @@ def _read_exactly(xml: bytes, areas: list[tuple[int, int, int, int]], context: _
     parser.CharacterDataHandler = reader.text
     try:
         parser.Parse(xml, True)
-    except expat.ExpatError as exc:  # checked whole before (safe.well_formed): only a part read without it
+    except expat.ExpatError as exc:  # checked whole when opened (safe._Scanner): only a part read without it
         raise BadCell(f"XML invalide, ligne {exc.lineno}") from None
     return reader.found
 
@@ -15176,7 +15199,10 @@ class Package:
             name = "_rels/.rels" if part == "" else rels_part(part)
             rels = []
             if name in self.names:
+                outside = {rid for rid, _ in self.source_file.outside_relations.get(name, ())}
                 for node in self.xml(name):
+                    if node.get("Id", "") in outside and node.get("TargetMode") != "External":
+                        continue  # named outside the package: left out (a warning says so)
                     external = node.get("TargetMode") == "External"
                     target = node.get("Target", "")
                     rels.append(Rel(node.get("Id", ""), node.get("Type", ""), target, external,
@@ -15521,6 +15547,14 @@ def without(xml: bytes, type_suffix: str, part: str) -> bytes:
     return located.spliced(edits) if edits else xml
 
 
+def without_ids(xml: bytes, ids: Collection[str], part: str) -> bytes:
+    """The part without the relationships whose id is one of ``ids`` (the rest byte for byte)."""
+    located = Located(xml, part)
+    root = _root(located)
+    edits = [(n.start, n.end, b"") for n in located.children(root, "Relationship") if n.attrs.get("Id", "") in ids]
+    return located.spliced(edits) if edits else xml
+
+
 def free_id(taken: Collection[str]) -> str:
     """The first ``rIdN`` not in ``taken``."""
     n = 1
@@ -15832,6 +15866,139 @@ def _check_ownable(package: Package, the_plan: Plan) -> None:
                                   f"{_KINDS.get(kind, f'des éléments « {kind} »')}")
 '''
 
+# --- xlcircuit/xlsx/readable.py ----------------------------------------------------------------------
+_SOURCES['xlcircuit.xlsx.readable'] = False, r'''
+"""What openpyxl reads back. A fill copies the organiser's sheets as they are and rewrites its own through
+openpyxl: the filled workbook must open again (in openpyxl, as in Excel), so what openpyxl reads strictly is
+checked before anything is written, and a sheet that would not open again is one sentence.
+
+- A sheet copied as it is (:func:`copied_sheet_problem`): its rows and cells by byte searches (sheets are large),
+  a row number, a cell reference, a style index, a type, a number, a shared string each as openpyxl reads them;
+  everything else in the sheet (columns, sheet format, views, merged cells, conditional formats...) and the
+  distinct row tags by openpyxl's own sheet reader.
+- A sheet rewritten (:func:`rewritten_sheet_problem`): no number openpyxl reads but writes back empty (infinite,
+  not a number: ``defaultRowHeight="1e400"``).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import warnings
+
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet._reader import WorksheetReader
+from openpyxl.worksheet.worksheet import Worksheet
+
+_P = rb"(?:[\w.-]+:)?"  # an optional namespace prefix
+_SHEET_DATA = re.compile(rb"<(" + _P + rb")sheetData\b[^>]*?(/?)>")
+_ROW_R = re.compile(rb"(<" + _P + rb"row\b[^>]*?)\sr\s*=\s*([\"'])[^\"']*\2")
+_ROW_TAG = re.compile(rb"<" + _P + rb"row\b[^>]*?(?<!/)>|<" + _P + rb"row\b[^>]*?/>")
+_CELL_ATTR = rb"<" + _P + rb"c(?=\s)[^>]*?\s%s\s*=\s*([\"'])"
+#: A cell attribute openpyxl would not read: each pattern finds the first, at C speed.
+_BAD = {
+    "une ligne a pour numéro": re.compile(rb"<" + _P + rb"row(?=\s)[^>]*?\sr\s*=\s*([\"'])(?!\s*\d{1,7}\s*\1)"),
+    "une cellule a pour référence": re.compile(_CELL_ATTR % rb"r" + rb"(?!\$?[A-Za-z]{1,3}\$?\d{1,7}\1)"),
+    "une cellule a pour style": re.compile(_CELL_ATTR % rb"s" + rb"(?!\s*\d{1,9}\s*\1)"),
+    "une cellule a pour type": re.compile(_CELL_ATTR % rb"t" + rb"(?!(?:n|s|b|e|str|inlineStr|d)\1)"),
+    "un nombre vaut": re.compile(rb"<" + _P + rb"c(?=[\s>])(?:(?!\st\s*=)[^>])*?(?<!/)>\s*<" + _P + rb"v>"
+                                 rb"(?!\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*<)"),
+    "une valeur logique vaut": re.compile(_CELL_ATTR % rb"t" + rb"b\1[^>]*?(?<!/)>\s*<" + _P + rb"v>"
+                                          rb"(?!\s*[-+]?\d+\s*<)"),
+    "une chaîne partagée a pour numéro": re.compile(_CELL_ATTR % rb"t" + rb"s\1[^>]*?(?<!/)>\s*<" + _P + rb"v>"
+                                                    rb"(?!\s*\d{1,9}\s*<)"),
+}
+_STYLE = re.compile(_CELL_ATTR % rb"s" + rb"\s*(\d+)")
+_SHARED = re.compile(_CELL_ATTR % rb"t" + rb"s\1[^>]*?(?<!/)>\s*<" + _P + rb"v>\s*(\d+)")
+_DATE = re.compile(_CELL_ATTR % rb"t" + rb"d\1[^>]*?(?<!/)>\s*<" + _P + rb"v>([^<]*)<")
+
+
+def copied_sheet_problem(xml: bytes, wb: Workbook, strings: int) -> str | None:
+    """What in a sheet copied as it is openpyxl would not read back (in French), or None. ``wb`` is the model
+    loaded for the fill (its styles), ``strings`` the count of shared strings."""
+    start = _SHEET_DATA.search(xml)
+    if start is None or start.group(2):
+        data, head, tail = b"", xml, b""
+    else:
+        end = xml.find(b"</" + start.group(1) + b"sheetData", start.end())
+        if end < 0:
+            return "la feuille n'a pas de fin"
+        data, head, tail = xml[start.end():end], xml[:start.end()], xml[end:]
+    for what, pattern in _BAD.items():
+        found = pattern.search(data)
+        if found is not None:
+            return f"{what} « {_shown(data, found.end())} »"
+    styles = {int(s) for _, s in _STYLE.findall(data)}
+    if styles and max(styles) >= len(wb._cell_styles):
+        return f"une cellule a pour style n° {max(styles)}, absent des styles"
+    shared = {int(s) for _, s in _SHARED.findall(data)}
+    if shared and max(shared) >= strings:
+        return f"une cellule renvoie à la chaîne partagée n° {max(shared)}, qui n'existe pas"
+    rows = set(_ROW_TAG.findall(_ROW_R.sub(rb"\1", data)))
+    dates = {value for _, value in _DATE.findall(data)}
+    sample = b"".join(tag if tag.endswith(b"/>") else tag[:-1] + b"/>" for tag in sorted(rows))
+    sample += b"".join(b'<row><c t="d"><v>' + value + b"</v></c></row>" for value in sorted(dates))
+    return _read_by_openpyxl(head + sample + tail if start is not None and not start.group(2) else xml, wb)
+
+
+def _read_by_openpyxl(xml: bytes, wb: Workbook) -> str | None:
+    """openpyxl's sheet reader over ``xml`` (the sheet without its cells), into a sheet of ``wb`` not added."""
+    ws = Worksheet(wb)
+    reader = WorksheetReader(ws, io.BytesIO(xml), [], False, False)
+    try:
+        with warnings.catch_warnings():  # openpyxl warns, in English, of what it drops: the sheet is copied as it is
+            warnings.simplefilter("ignore")
+            reader.bind_cells()
+            reader.bind_merged_cells()
+            reader.bind_formatting()
+            reader.bind_col_dimensions()
+            reader.bind_row_dimensions()
+            reader.bind_properties()
+    except Exception as exc:  # openpyxl's readers raise anything on a value they do not expect
+        return f"valeur illisible : {str(exc)[:60] or type(exc).__name__}"
+    return rewritten_sheet_problem(ws)
+
+
+def rewritten_sheet_problem(ws: Worksheet) -> str | None:
+    """A number in a sheet openpyxl writes as nothing (infinite, not a number), in French, or None."""
+    for name, owner in (("sheetFormatPr", ws.sheet_format), ("sheetPr", ws.sheet_properties),
+                        ("pageMargins", ws.page_margins), ("pageSetup", ws.page_setup), ("sheetView", ws.views),
+                        ("col", list(ws.column_dimensions.values())), ("row", list(ws.row_dimensions.values()))):
+        attribute = _non_finite(owner, 0)
+        if attribute is not None:
+            return f"nombre hors limites dans {name} ({attribute})"
+    for cell in ws._cells.values():
+        value = cell._value
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"nombre hors limites en {cell.coordinate}"
+    return None
+
+
+def _non_finite(obj: object, depth: int) -> str | None:
+    """The name of an attribute of ``obj`` (openpyxl's model, walked a few levels) holding an infinite number."""
+    if isinstance(obj, (list, tuple)):
+        return next((found for item in obj if (found := _non_finite(item, depth)) is not None), None)
+    if depth > 4:
+        return None
+    names = [*getattr(obj, "__attrs__", ()), *getattr(obj, "__elements__", ()), *getattr(obj, "__fields__", ())]
+    for name in dict.fromkeys(names):
+        value = getattr(obj, name, None)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                return name
+        elif value is not None and not isinstance(value, (str, int, bool)):
+            found = _non_finite(value, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _shown(data: bytes, at: int) -> str:
+    """The value a pattern stopped at, as the organiser would read it."""
+    return data[at:at + 20].split(b"<")[0].split(b'"')[0].split(b"'")[0].decode("utf-8", "replace")
+'''
+
 # --- xlcircuit/xlsx/reduced.py -----------------------------------------------------------------------
 _SOURCES['xlcircuit.xlsx.reduced'] = False, r'''
 """The reduced copy openpyxl loads for a fill: the owned sheets bare of their owned cells, every other sheet
@@ -15866,7 +16033,8 @@ from .ooxml import (
 from .package import Package, SheetInfo
 from .parts.relationships import relationships_xml
 from .plan import Plan, _check_ownable
-from .safe import load_workbook, well_formed
+from .readable import copied_sheet_problem, rewritten_sheet_problem
+from .safe import load_workbook
 
 _STUB = (f'<worksheet xmlns="{MAIN}" xmlns:r="{OFFICE_RELS}"><sheetData/>{{tables}}</worksheet>')
 _WORKBOOK_DROPS = [re.compile(rb"<" + _P + name + rb"\b[^>]*?(?:/>|>.*?</" + _P + name + rb">)", re.S)
@@ -16120,7 +16288,6 @@ def fill_inputs(the_plan: Plan, wb: Workbook) -> dict[tuple[str, int, int], obje
         if sheet.name in the_plan.owned or not tables or sheet.name not in wb.sheetnames:
             continue
         xml = package.read(sheet.part)
-        well_formed(package.source_file, sheet.part, xml)  # the fast reader reads only what a parser reads whole
         if strings is None and (b't="s"' in xml or b"t='s'" in xml):
             strings = shared_strings(package)
         # A table's columns down to the sheet's end: rows typed under it are taken in, or said (tables.read_table).
@@ -16147,7 +16314,28 @@ def open_for_fill(the_plan: Plan) -> tuple[Workbook, dict, dict[str, bool]]:
     """openpyxl's model of what a fill needs: the owned sheets, the stubs with their tables and input cells."""
     data, foreign = reduced_copy(the_plan)
     wb = load_workbook(the_plan.package.source_file, io.BytesIO(data))
-    return wb, fill_inputs(the_plan, wb), foreign
+    cached = fill_inputs(the_plan, wb)  # a cell of an input table said with its place first
+    check_readable(the_plan, wb)
+    return wb, cached, foreign
+
+
+def check_readable(the_plan: Plan, wb: Workbook) -> None:
+    """Refuse (one sentence) a workbook whose filled copy would not open again: a sheet copied as it is holding
+    what openpyxl does not read, a sheet rewritten holding a number openpyxl writes as nothing."""
+    package = the_plan.package
+    strings: int | None = None
+    for sheet in package.sheets:
+        if sheet.kind != "worksheet" or sheet.name not in wb.sheetnames:
+            continue
+        if sheet.name in the_plan.owned:
+            problem = rewritten_sheet_problem(wb[sheet.name])
+        else:
+            xml = package.read(sheet.part)
+            if strings is None and (b't="s"' in xml or b"t='s'" in xml):
+                strings = len(shared_strings(package))
+            problem = copied_sheet_problem(xml, wb, strings or 0)
+        if problem is not None:
+            raise package.damaged(f"feuille « {sheet.name} » : {problem}")
 
 '''
 
@@ -16206,6 +16394,7 @@ from __future__ import annotations
 import hashlib
 import html
 import os
+import posixpath
 import re
 import stat
 import time
@@ -16217,6 +16406,7 @@ from typing import BinaryIO
 from xml.parsers import expat
 
 import openpyxl
+from defusedxml import ElementTree as SafeET
 from openpyxl.utils import range_boundaries
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.workbook.workbook import Workbook
@@ -16305,6 +16495,9 @@ class Opened:
             self.infos = self._members()
             self.names = {info.filename for info in self.infos}
             markers = self._scan()
+            #: Relationships whose target is named outside the package, by relationship part: (id, target) each.
+            #: Left out of the map, and of the relationship parts a fill writes (a warning says so).
+            self.outside_relations = self._outside_relations()
             from .package import Package  # the map reads its parts through this
 
             self.package = Package(self)
@@ -16316,6 +16509,30 @@ class Opened:
 
     def close(self) -> None:
         self.handle.close()
+
+    def _outside_relations(self) -> dict[str, list[tuple[str, str]]]:
+        """The internal relationships whose target leaves the package (``..\\..\\evil.bat``, ``../../x``, a drive),
+        by relationship part. One its part refers to cannot be left out without Excel repairing the file: one
+        sentence."""
+        found: dict[str, list[tuple[str, str]]] = {}
+        for rels in sorted(self.names):
+            if not rels.endswith(".rels"):
+                continue
+            source = _source_of(rels)
+            try:
+                root = SafeET.fromstring(self.read(rels))
+            except Exception:  # not well-formed: refused where the map reads it
+                continue
+            for node in root:
+                target = node.get("Target", "")
+                if node.get("TargetMode") == "External" or "://" in target or _stays_inside(source, target):
+                    continue
+                rid = node.get("Id", "")
+                if rid in self.references.get(source, ()):
+                    raise _sentence(self.name, f"{source or 'le paquet'} renvoie à « {target[:60]} », hors du "
+                                               "classeur")
+                found.setdefault(rels, []).append((rid, target))
+        return found
 
     def _check_references(self) -> None:
         """Every relationship id a part refers to is one of its relationships (Excel repairs a file where a sheet
@@ -16513,6 +16730,31 @@ def _inside(member: str) -> bool:
     return not (member.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]))
 
 
+def _source_of(rels: str) -> str:
+    """The part whose relationships ``rels`` holds ('' for the package's own, ``_rels/.rels``)."""
+    folder, _, name = rels.rpartition("_rels/")
+    return folder + name[: -len(".rels")]
+
+
+def _stays_inside(source: str, target: str) -> bool:
+    """Whether a relationship's target names a part inside the package: no backslash, no drive, no '..' above
+    its root."""
+    if "\\" in target or re.match(r"[A-Za-z]:", target) or target.startswith("//"):
+        return False
+    path = target if target.startswith("/") else posixpath.dirname(source) + "/" + target
+    if ":" in path.lstrip("/").split("/")[0]:  # a drive (``/C:/x``), as a member's name would be left out
+        return False
+    depth = 0
+    for segment in path.split("/"):
+        if segment == "..":
+            depth -= 1
+            if depth < 0:
+                return False
+        elif segment not in ("", "."):
+            depth += 1
+    return True
+
+
 def _check_sizes(name: str, infos: list[zipfile.ZipInfo]) -> None:
     total = sum(i.file_size for i in infos)
     if total > MAX_UNCOMPRESSED:
@@ -16523,10 +16765,6 @@ def _check_sizes(name: str, infos: list[zipfile.ZipInfo]) -> None:
             raise WorkbookError(f"{name} contient une partie anormalement compressée ({info.filename} : "
                                 f"{info.file_size // max(info.compress_size, 1)} fois, {MAX_RATIO} au plus) : "
                                 "fichier piégé ou abîmé, il n'est pas lu.")
-
-
-class _Stop(Exception):
-    """The root element is reached: the prolog (where a document type would be) is over."""
 
 
 class _Scanner:
@@ -16541,6 +16779,8 @@ class _Scanner:
       ``<c`` or ``:c``, whatever the white space after the name or the quotes of its attributes. Counting those
       gives at least as many elements as any XML parser builds (``<col``, a comment or a text holding ``:c`` count
       too many, never too few). Merged ranges are read from their ``ref``, quoted either way, entities decoded.
+    - The whole part is then read by the same parser, with no handler left (at C speed): a part that is not
+      well-formed XML is refused, whether or not a fill reads it (a part copied as it is must open again).
     - Where that count could refuse a file, or cannot be trusted (a part in UTF-16, a merged-range tag the
       pattern does not read), the part is counted again by expat, element by element (:func:`_exact_count`).
     """
@@ -16558,6 +16798,7 @@ class _Scanner:
         self.unsure = False
         self.parser: expat.XMLParserType | None = _prolog_parser(self)
         self.prolog = 0  # bytes of prolog read
+        self.in_prolog = True
         self.carry = b""
 
     def declared(self, encoding: str | None) -> None:
@@ -16590,20 +16831,18 @@ class _Scanner:
     def _prolog(self, data: bytes, final: bool) -> None:
         if self.prolog == 0 and (data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4]):
             self.unsure = True  # UTF-16: no byte count
-        self.prolog += len(data)
+        if self.in_prolog:
+            self.prolog += len(data)
         assert self.parser is not None
         try:
             self.parser.Parse(data, final)
-        except _Stop:
-            self.parser = None
-            return
         except expat.ExpatError as exc:
             raise _Refused(_expat_message(exc)) from None
         except (ValueError, LookupError):  # an encoding expat cannot read (multi-byte ones but UTF-8 and UTF-16)
             declared = re.search(rb"""encoding\s*=\s*["']([^"']{1,40})""", data[:200])
             encoding = declared.group(1).decode("ascii", "replace") if declared else self.declaration or "?"
             raise _Refused(f"encodage « {encoding} » non pris en charge") from None
-        if self.prolog > MAX_TAG:
+        if self.in_prolog and self.prolog > MAX_TAG:
             raise _Refused("prologue démesuré avant le premier élément")
 
     @property
@@ -16640,22 +16879,25 @@ class _Scanner:
 
 
 def _prolog_parser(scanner: _Scanner) -> expat.XMLParserType:
-    """expat, reading a part up to its root element's start (then :class:`_Stop`)."""
+    """expat, reading a part: its prolog with handlers, then, from the root element's start, with none (the rest
+    only checked well-formed, at C speed)."""
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.XmlDeclHandler = lambda version, encoding, standalone: scanner.declared(encoding)
     parser.StartDoctypeDeclHandler = _doctype
     parser.EntityDeclHandler = _doctype
-    parser.StartElementHandler = _root
+
+    def root(*args) -> None:
+        scanner.in_prolog = False
+        parser.StartElementHandler = None
+        parser.XmlDeclHandler = None
+
+    parser.StartElementHandler = root
     return parser
 
 
 def _doctype(*args) -> None:
     raise _Refused("entities")
-
-
-def _root(*args) -> None:
-    raise _Stop()
 
 
 def _expat_message(exc: expat.ExpatError) -> str:
@@ -16693,20 +16935,6 @@ def _exact_count(archive: zipfile.ZipFile, info: zipfile.ZipInfo, tags: tuple[by
     except expat.ExpatError:
         pass
     return count
-
-
-def well_formed(opened: Opened, part: str, xml: bytes) -> None:
-    """Refuse (one sentence) a part that is not well-formed XML: the engine's fast readers read only parts an
-    XML parser reads whole."""
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.StartDoctypeDeclHandler = _doctype
-    try:
-        parser.Parse(xml, True)
-    except expat.ExpatError as exc:
-        raise _sentence(opened.name, f"XML invalide dans {part} : {_expat_message(exc)}") from None
-    except _Refused:
-        raise _entities(opened.name) from None
 
 
 def _area(ref: bytes) -> int:
@@ -16884,6 +17112,9 @@ class Surgery:
             calc_chain.without_sheets(package.read(self.chain_part), owned_ids, self.chain_part)
         self.app_part = _target(package, "", "extended-properties")
         self.app = None if self.app_part is None else app.without_sheet_lists(package.read(self.app_part), self.app_part)
+        #: Relationship parts holding relationships named outside the package, without them (written so).
+        self.outside = {rels: {rid for rid, _ in found} for rels, found in package.source_file.outside_relations.items()}
+        self.patched = {rels: relationships.without_ids(package.read(rels), ids, rels) for rels, ids in self.outside.items()}
         self.custom_part = _target(package, "", "custom-properties")
         if self.custom_part is not None:
             custom.value(package.read(self.custom_part), federation_property, self.custom_part)
@@ -16899,7 +17130,11 @@ class Surgery:
         with package.source() as source, zipfile.ZipFile(Path(target), "w", zipfile.ZIP_DEFLATED,
                                                          compresslevel=COMPRESS_LEVEL) as out:
             for info in package.infos:
-                if info.filename not in skipped:
+                if info.filename in skipped:
+                    continue
+                if info.filename in self.patched:
+                    write_new(out, info.filename, self.patched[info.filename])
+                else:
                     copy_raw(source, info, out)
             for ws in layout.owned:
                 self._write_sheet(ws, layout, out)
@@ -16907,7 +17142,12 @@ class Surgery:
             for info in package.infos:  # the parts written last, in the package's order
                 if info.filename in layout.later and info.filename not in layout.dropped:
                     if info.filename in changed:
-                        write_new(out, info.filename, changed.pop(info.filename))
+                        data = changed.pop(info.filename)
+                        if info.filename in self.outside:
+                            data = relationships.without_ids(data, self.outside[info.filename], info.filename)
+                        write_new(out, info.filename, data)
+                    elif info.filename in self.patched:
+                        write_new(out, info.filename, self.patched[info.filename])
                     else:
                         copy_raw(source, info, out)
             for name, data in changed.items():  # new parts (docProps/custom.xml)
@@ -16919,7 +17159,7 @@ class Surgery:
         dropped = (self.old - self.kept) | {rels_part(p) for p in self.owned_parts if rels_part(p) in package.names}
         if self.chain_part is not None and self.chain is None:
             dropped.add(self.chain_part)
-        names = Names(package.names - dropped)
+        names = Names((package.names - dropped) | self._kept_targets())
         parts, added = {}, []
         for ws in owned:
             if ws.title in self.original:
@@ -16936,6 +17176,14 @@ class Surgery:
         grown = self._grown_tables(owned)  # input tables a fill grew over rows typed under them
         table_ids = {t.id for ts in package.tables.values() for t in ts if t.part not in dropped}
         return _Layout(owned, parts, added, dropped, later, grown, names, table_ids)
+
+    def _kept_targets(self) -> set[str]:
+        """The parts the kept parts point to, there or not: a kept relationship to a part the package lacks keeps
+        its target, so no new part takes that name."""
+        package = self.plan.package
+        targets = {r.part for part in self.kept if not part.endswith(".rels") for r in package.rels(part)
+                   if not r.external}
+        return targets - self.old
 
     def _write_sheet(self, ws: Worksheet, layout: _Layout, out: zipfile.ZipFile) -> None:
         """An output sheet with its tables, drawing, charts and images, each part given a free name."""
@@ -17132,7 +17380,9 @@ _LOST_IN_SHEETS = {
     (b"<x14:conditionalFormatting", re.compile(rb"<x14:conditionalFormatting\b")): CONDITIONAL_FORMAT_EXTENSIONS,
     (b"<x14:dataValidation", re.compile(rb"<x14:dataValidation\b")): "validations de données propres à Excel 2010+",
 }
-_EXTENSION_RANGES = re.compile(rb"<x14:conditionalFormatting\b.*?<xm:sqref>([^<]*)</xm:sqref>", re.S)
+_EXTENSION_BLOCKS = re.compile(rb"<x14:conditionalFormatting\b(.*?)</x14:conditionalFormatting>", re.S)
+_SQREF = re.compile(rb"<xm:sqref>([^<]*)</xm:sqref>")
+_RULE_TYPES = re.compile(rb"<x14:cfRule\b[^>]*?\btype=[\"']([^\"']*)[\"']")
 _DRAWING = "{http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing}"
 _LOST_IN_DRAWINGS = {f"{_DRAWING}sp": "formes ou zones de texte", f"{_DRAWING}grpSp": "groupes de formes",
                      f"{_DRAWING}cxnSp": "connecteurs"}
@@ -17145,6 +17395,7 @@ class Unkept:
     what: str
     sheet: str | None = None
     ranges: tuple[str, ...] = ()  # the cells it applies to, where the file says
+    bars: tuple[str, ...] = ()  # of those, the ranges of formats that are data bars only (as a fill draws them)
 
     def __str__(self) -> str:
         return f"{self.what} ({'classeur' if self.sheet is None else f'feuille « {self.sheet} »'})"
@@ -17155,6 +17406,19 @@ def _find_markers(data: bytes, found: set[str]) -> None:
     for (needle, marker), label in _LOST_IN_SHEETS.items():
         if label not in found and needle in data and marker.search(data):
             found.add(label)
+
+
+def _formats(xml: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ranges of a sheet's Excel 2010 conditional formats, and those of the ones that are data bars only."""
+    ranges: list[str] = []
+    bars: list[str] = []
+    for block in _EXTENSION_BLOCKS.findall(xml):
+        refs = [r.decode() for refs in _SQREF.findall(block) for r in refs.split()]
+        ranges += refs
+        kinds = set(_RULE_TYPES.findall(block))
+        if kinds == {b"dataBar"}:
+            bars += refs
+    return tuple(ranges), tuple(bars)
 
 
 def lost_features(package: Package, markers: dict[str, set[str]]) -> list[Unkept]:
@@ -17169,9 +17433,8 @@ def lost_features(package: Package, markers: dict[str, set[str]]) -> list[Unkept
         labels = markers.get(sheet.part, set())
         for label in _LOST_IN_SHEETS.values():
             if label in labels:
-                ranges = () if label != CONDITIONAL_FORMAT_EXTENSIONS else tuple(
-                    r.decode() for refs in _EXTENSION_RANGES.findall(package.read(sheet.part)) for r in refs.split())
-                found.append(Unkept(label, sheet.name, ranges))
+                ranges, bars = ((), ()) if label != CONDITIONAL_FORMAT_EXTENSIONS else _formats(package.read(sheet.part))
+                found.append(Unkept(label, sheet.name, ranges, bars))
         for rel in package.rels(sheet.part):
             if rel.type.endswith("/drawing") and rel.part in names:
                 tags = {element.tag for element in package.xml(rel.part).iter()}
@@ -17181,9 +17444,10 @@ def lost_features(package: Package, markers: dict[str, set[str]]) -> list[Unkept
 
 
 def _ours(unkept: Unkept, plan) -> bool:
-    """Extended conditional formats inside the output tables: an earlier fill's data bars, rewritten anyway."""
+    """Extended conditional formats inside the output tables that are data bars only: an earlier fill's data bars
+    as a spreadsheet program re-saved them, rewritten anyway (an icon set the organiser added is not)."""
     areas = plan.owned.get(unkept.sheet)
-    if unkept.what != CONDITIONAL_FORMAT_EXTENSIONS or not unkept.ranges:
+    if unkept.what != CONDITIONAL_FORMAT_EXTENSIONS or not unkept.ranges or set(unkept.ranges) != set(unkept.bars):
         return False
     if areas is None:
         return True
