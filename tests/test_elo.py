@@ -506,7 +506,7 @@ def test_the_elo_guide_states_the_cores_numbers():
     ks = [k for _, k in elo.K_STEPS] + [elo.K_LAST]
     assert f"`K` ({', '.join(map(str, ks[:-1]))} ou {ks[-1]})" in text
     assert f"(de {elo.MIN_PLAYERS} à {elo.MAX_PLAYERS} joueurs par partie)" in text
-    assert f"tout le monde commence à {elo.START} ;" in text
+    assert f"tout le monde commence à {elo.START}, sauf un joueur dont la table `Joueurs` donne l'`Elo`" in text
     assert f"« plancher » à {elo.FLOOR})" in text and f"aucune note ne descend sous {elo.FLOOR}." in text
     ordinals = {3: "troisième", 4: "quatrième", 5: "cinquième", 6: "sixième"}
     assert f"« Placement (encore N parties) » avant la {ordinals[elo.PLACEMENT_GAMES]}" in text

@@ -344,7 +344,7 @@ def test_import_problems_are_listed_by_source_cell(window, tmp_path):
     window.sources = [tmp_path / "bad.csv"]
     window.start("preview")
     wait_for(lambda: not window.busy, "the preview to end", 90, pump=window.root.update)
-    rows = [window.problems.item(item, "values") for item in window.problems.get_children()]
+    rows = [problem_row(window, item) for item in window.problems.get_children()]
     assert rows == [("bad.csv!A2", "Place", "place attendue : un entier positif (1, 2, 3…) ; trouvé « premier »"),
                     ("bad.csv!B3", "Joueur", "joueur manquant : la ligne a d'autres valeurs ; il en faut une ici "
                                              "(ou videz la ligne)")]
@@ -438,7 +438,8 @@ def _loaded(path: Path):
 
 
 def test_two_names_are_merged_from_the_window(window, tmp_path):
-    path = write_season(tmp_path / "f.xlsx", [("Open", None, "normal", None), ("Coupe", None, "normal", None)],
+    path = write_season(tmp_path / "f.xlsx", [("Open", dt.date(2025, 10, 1), "normal", None),
+                                              ("Coupe", dt.date(2025, 11, 1), "normal", None)],
                         [("Open", "Jean Muller", 1, None, None), ("Open", "Ana", 2, None, None),
                          ("Coupe", "MULLER Jean", 1, None, None), ("Coupe", "Ana", 2, None, None)])
     window.path.set(str(path))

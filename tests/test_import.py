@@ -620,7 +620,7 @@ def test_a_damaged_workbook_source_is_one_sentence(tmp_path, capsys):
             target.writestr(info, data)
     status, out, err = run(capsys, "import", str(season), str(broken))
     assert status == 1 and "Traceback" not in err
-    assert "abîmé.xlsx : est endommagé et ne peut pas être lu (XML invalide)" in err
+    assert "abîmé.xlsx : est endommagé et ne peut pas être lu (XML invalide dans xl/worksheets/sheet1.xml" in err
 
 
 def test_two_excel_tables_on_one_sheet_are_two_tournaments(tmp_path, capsys):

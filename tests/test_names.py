@@ -99,8 +99,10 @@ def test_check_names_both_cells_of_muller_jean_and_jean_muller(tmp_path, capsys)
     assert main(["check", str(path)]) == 0
     err = capsys.readouterr().err
     assert ("« MULLER Jean » (Résultats!B2) et « Jean Muller » (Résultats!B5) sont-ils la même personne (nom et "
-            "prénom dans un autre ordre) ? Les noms sont comparés tels quels : si c'est la même personne, corrigez "
-            "l'orthographe pour écrire son nom partout de la même façon.") in err
+            "prénom dans un autre ordre) ? Si oui, ajoutez « MULLER Jean » comme alias de « Jean Muller » : "
+            f'xlcircuit fusion {path} "Jean Muller" "MULLER Jean" (ou corrigez l\'orthographe) ; si ce sont deux '
+            "personnes, donnez à chacune son identifiant dans la table « Joueurs » (colonne « Identifiant ») et cet "
+            "avertissement ne reviendra plus.") in err
     # Nothing merged: two people still, each with one tournament.
     assert main(["fill", str(path)]) == 0
     out = capsys.readouterr().out

@@ -79,7 +79,7 @@ def test_the_palmares_grows_by_one_season_each_season(tmp_path, capsys):
     from xlcircuit.federations import tdf as tdf_book
     from xlcircuit.workbook.write import type_rows
 
-    type_rows(wb, tdf_book.TOURNOIS, [("Open", "2026-10-01", None, None), ("Coupe", "2026-11-01", None, None)])
+    type_rows(wb, tdf_book.TOURNOIS, [("Open", "2026-10-01", "normal", None), ("Coupe", "2026-11-01", "normal", None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Camille Roux", 1, None, None), ("Open", "Malcolm", 2, None, None),
                                        ("Coupe", "Camille Roux", 1, None, None), ("Coupe", "Malcolm", 2, None, None)])
     wb.save(second)

@@ -25,7 +25,7 @@ from xlcircuit.xlsx import Book, save_atomic
 OPEN, CLOSE = dt.date(2025, 10, 1), dt.date(2025, 11, 1)
 
 
-def tdf_season(path: Path, joueurs, resultats, tournois=(("Open", OPEN, None, None), ("Coupe", CLOSE, None, None))):
+def tdf_season(path: Path, joueurs, resultats, tournois=(("Open", OPEN, "normal", None), ("Coupe", CLOSE, "normal", None))):
     wb = tdf_book.new_workbook()
     type_rows(wb, tdf_book.JOUEURS, joueurs)
     type_rows(wb, tdf_book.TOURNOIS, tournois)
@@ -70,7 +70,8 @@ def test_without_the_register_two_spellings_are_two_people_and_the_flag_offers_t
     ])
     assert main(["check", str(path)]) == 0
     err = capsys.readouterr().err
-    assert ("« Jean Muller » (Résultats!B2) et « jean muller » (Résultats!B4) sont-ils la même personne ? Si oui, "
+    assert ("« Jean Muller » (Résultats!B2) et « jean muller » (Résultats!B4) sont-ils la même personne (ne "
+            "diffèrent que par les majuscules ou les accents) ? Si oui, "
             f"ajoutez « jean muller » comme alias de « Jean Muller » : xlcircuit fusion \"{path}\" \"Jean Muller\" "
             "\"jean muller\"") in err
 
@@ -147,7 +148,7 @@ def test_a_joueurs_column_another_federation_reads_is_never_ignored_without_a_wo
     table.ref = table.autoFilter.ref = "A1:G2"
     from openpyxl.worksheet.table import TableColumn
     table.tableColumns += [TableColumn(id=5 + i, name=h) for i, h in enumerate(("Elo", "Allias", "Téléphone"))]
-    type_rows(wb, tdf_book.TOURNOIS, [("Open", OPEN, None, None)])
+    type_rows(wb, tdf_book.TOURNOIS, [("Open", OPEN, "normal", None)])
     type_rows(wb, tdf_book.RESULTATS, [("Open", "Ana", 1, None, None)])
     path = save_atomic(wb, tmp_path / "s.xlsx")
     book = Book(path)

@@ -314,21 +314,32 @@ def _spelled(name: str, where: str | None) -> str:
 
 
 def unmatched_warnings(register: Register, players: Iterable[str], what: str = "aucun résultat") -> list[str]:
-    """A registered player without results whose name is close to a name with results: a typo that would
-    drop him from his club's workbook, said with his cell and the alias that would merge them. A registered
-    player without results and no such name is no typo (a register carried over from last season names
-    players who have not played yet)."""
-    known = sorted(set(players))
+    """A registered player without results whose name is probably a name with results (« MULLER Jean » in
+    Joueurs, « Jean Muller » in the results: :func:`names.probable_duplicates`, else a close spelling): a typo
+    that would drop him from his club's workbook, said with his cell and the alias that would merge them. A
+    registered player without results and no such name is no typo (a register carried over from last season
+    names players who have not played yet)."""
+    known = set(players)
+    idle = [entry for entry in register if entry.name not in known]
+    if not idle:
+        return []
+    likely: dict[str, str] = {}
+    idle_names = {entry.name for entry in idle}
+    for a, b, _ in probable_duplicates([*idle_names, *sorted(known)]):
+        if a in known and b in idle_names:
+            a, b = b, a
+        if a in idle_names and b in known:
+            likely.setdefault(a, b)
+    ordered = sorted(known)
     warnings = []
-    for entry in register:
-        if entry.name in known:
-            continue
-        close = difflib.get_close_matches(entry.name, known, n=1, cutoff=0.75)
-        if not close:
+    for entry in idle:
+        close = likely.get(entry.name) or next(iter(difflib.get_close_matches(entry.name, ordered, n=1, cutoff=0.75)),
+                                               None)
+        if close is None:
             continue
         warnings.append(f"{entry.cell} : « {entry.name} », de la table « Joueurs », n'a {what} ; faute de frappe "
-                        f"pour « {close[0]} » ? (il ne figure donc dans aucun classeur de club). Si c'est la même "
-                        f"personne : {fusion_command(entry.name, close[0])}")
+                        f"pour « {close} » ? (il ne figure donc dans aucun classeur de club). Si c'est la même "
+                        f"personne : {fusion_command(entry.name, close)}")
     return warnings
 
 
