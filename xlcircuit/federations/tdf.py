@@ -14,8 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..rules import limits, tdf
-from ..rules.errors import InvalidInput
+from ..rules import tdf
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no, put
@@ -56,8 +55,6 @@ WEIGHTED = Mark(fill="FFF2CC", italic=True)
 SET_ASIDE = Mark(fill="EDEDED", strike=True, grey=True)
 UNRANKED = Mark(italic=True, grey=True)
 WEIGHT_FORMAT = "0%"
-#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
-MAX_IMPOSED = limits.MAX_IMPOSED
 
 TOP = 15  # players in the standings' bar chart
 TOP_TITLE = f"Les {TOP} premiers"
@@ -180,13 +177,15 @@ def put_example(wb: Workbook) -> None:
 
 
 def _imposed(value: object) -> tuple[float | None, int | None]:
-    """``Points imposés``: a number of points, or ``place N`` for the points of place N."""
+    """``Points imposés``: a number of points, or ``place N`` for the points of place N (their bounds are the
+    core's: :func:`xlcircuit.rules.tdf.line_violations`, :func:`~xlcircuit.rules.tdf.tournament_violations`)."""
     if isinstance(value, str) and fold(value).startswith("place"):
         return None, as_positive_int(value.strip()[5:].strip(), "place")
-    points = as_number(value, "nombre de points (ou « place N »)")
-    if points is not None and not 0 <= points <= MAX_IMPOSED:
-        raise InvalidInput(f"nombre de points entre 0 et {MAX_IMPOSED} attendu ; trouvé {value}")
-    return points, None
+    return as_number(value, "nombre de points (ou « place N »)"), None
+
+
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"place": "Place", "role": "Rôle", "imposed_points": "Points imposés", "imposed_place": "Points imposés"}
 
 
 def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
@@ -227,33 +226,24 @@ def _read_results(book: Book, problems: Problems, tournaments: set[str]) -> list
         imposed_points, imposed_place = parse_cell(problems, record, "Points imposés", _imposed) or (None, None)
         if problems.since(found) or tournament is None or player is None:
             continue
-        if place is None and role is None:
-            problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "
-                                         "rôle (organisateur, aide, annulé)")
-        else:
-            line = tdf.Line(player, place, role, imposed_points, imposed_place)
-            if tdf.misplaced_cancellations([line]):
-                problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
-                                            "ou le rôle « annulé »")
-            else:
-                entries.append(Entry(record, tournament, line))
+        line = tdf.Line(player, place, role, imposed_points, imposed_place)
+        violations = tdf.line_violations(line)
+        for v in violations:
+            problems.at(record, COLUMNS[v.field], v.message)
+        if not violations:
+            entries.append(Entry(record, tournament, line))
     return entries
 
 
 def _check_tournaments(entries: list[Entry], problems: Problems) -> None:
-    """What a single line cannot show: a cancelled tournament with a classification, a place N past the last."""
+    """What a single line cannot show (the core's check): a cancelled tournament with a classification, a
+    place N past the last classified."""
     by_tournament: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
         by_tournament[entry.tournament].append(entry)
     for name, group in by_tournament.items():
-        classified = {e.line.player for e in group if e.line.place is not None}
-        for i in tdf.misplaced_cancellations([e.line for e in group]):
-            problems.at(group[i].record, "Rôle", f"« {name} » est marqué annulé mais a des joueurs classés")
-        for entry in group:
-            if entry.line.imposed_place is not None and entry.line.imposed_place > max(len(classified), 1):
-                problems.at(entry.record, "Points imposés",
-                            f"place {entry.line.imposed_place} demandée, mais « {name} » n'a que "
-                            f"{len(classified)} classés")
+        for v in tdf.tournament_violations([e.line for e in group], name):
+            problems.at(group[v.index].record, COLUMNS[v.field], v.message)
 
 
 def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: tdf.SeasonReport) -> list[str]:
