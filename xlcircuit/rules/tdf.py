@@ -214,6 +214,37 @@ def _best_line_first(line: Line) -> tuple[bool, int]:
     return (line.place is None, line.place or 0)
 
 
+def _refuse_bad_lines(lines: Sequence[Line]) -> None:
+    """The plain-data checks of :func:`score_tournament`, the first broken rule raised (§1)."""
+    if misplaced_cancellations(lines):
+        raise InvalidInput(CANCELLED_WITH_PLACES)
+    for line in lines:
+        if line.place is None and line.role is None:
+            raise InvalidInput(f"{line.player} : ni place ni rôle")
+        if line.place is not None and line.place < 1:
+            raise InvalidInput(f"{line.player} : place attendue ≥ 1 ; trouvé {line.place}")
+    raise_first([v for i, line in enumerate(lines) for v in line_violations(line, i) if v.field == "imposed_points"]
+                + [v for v in tournament_violations(lines) if v.field == "imposed_place"])
+
+
+def _kept_lines(lines: Sequence[Line]) -> list[int]:
+    """The index of each person's best line (§1 « doublon »: his other lines are duplicates), in line order."""
+    by_player: dict[str, list[int]] = defaultdict(list)
+    for i, line in enumerate(lines):
+        by_player[line.player].append(i)
+    return sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
+
+
+def _with_imposed(line: Line, points: float, classified: int, interrupted: bool) -> tuple[float, bool]:
+    """§1 special decisions: the line's imposed points, or those of its imposed place, else ``points``; and
+    whether they were imposed."""
+    if line.imposed_points is not None:
+        return float(line.imposed_points), True
+    if line.imposed_place is not None:
+        return place_points(line.imposed_place, classified, interrupted), True
+    return points, False
+
+
 def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[Scored]:
     """Points of every line of one tournament (§1), in the order of ``lines``.
 
@@ -222,19 +253,8 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
     the best one is kept and the people behind the others move up. ``annulé`` with places is refused
     (:func:`misplaced_cancellations`).
     """
-    if misplaced_cancellations(lines):
-        raise InvalidInput(CANCELLED_WITH_PLACES)
-    raise_first([v for i, line in enumerate(lines) for v in line_violations(line, i) if v.field == "imposed_points"]
-                + [v for v in tournament_violations(lines) if v.field == "imposed_place"])
-    by_player: dict[str, list[int]] = defaultdict(list)
-    for i, line in enumerate(lines):
-        if line.place is None and line.role is None:
-            raise InvalidInput(f"{line.player} : ni place ni rôle")
-        if line.place is not None and line.place < 1:
-            raise InvalidInput(f"{line.player} : place attendue ≥ 1 ; trouvé {line.place}")
-        by_player[line.player].append(i)
-
-    kept = sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
+    _refuse_bad_lines(lines)
+    kept = _kept_lines(lines)
     official_of = {i: place for i in kept if (place := lines[i].place) is not None}
     classified, official = list(official_of), list(official_of.values())
     x = len(classified)
@@ -247,17 +267,12 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
     for i, line in enumerate(lines):
         if i not in kept_set:
             scored.append(Scored(line, Status.DUPLICATE))
-            continue
-        if i in places:
-            status, place, tied, points = Status.CLASSIFIED, places[i], sizes[i], shared[i]
+        elif i in places:
+            points, imposed = _with_imposed(line, shared[i], x, interrupted)
+            scored.append(Scored(line, Status.CLASSIFIED, places[i], sizes[i], points, imposed))
         else:
-            status, place, tied, points = Status.ROLE, None, None, ROLE_POINTS
-        imposed = line.imposed_points is not None or line.imposed_place is not None
-        if line.imposed_points is not None:
-            points = float(line.imposed_points)
-        elif line.imposed_place is not None:
-            points = place_points(line.imposed_place, x, interrupted)
-        scored.append(Scored(line, status, place, tied, points, imposed))
+            points, imposed = _with_imposed(line, ROLE_POINTS, x, interrupted)
+            scored.append(Scored(line, Status.ROLE, None, None, points, imposed))
     return scored
 
 

@@ -712,6 +712,28 @@ def _opens(d: int, count: int) -> bool:
     return count >= MATCH_SIZE * groups_in(d)
 
 
+def _deal_all(slots: list[list[Movement]], incoming: list[Movement], rng: random.Random) -> None:
+    """:func:`_deal` of ``incoming``: the returning (and coming-down) players first, then the new ones."""
+    _deal(slots, [m for m in incoming if m.move is not Move.NEW], [m for m in incoming if m.move is Move.NEW], rng)
+
+
+def _overflow(d: int, beyond: list[Movement], groups: dict[Key, list[Movement]], c: _Composer) -> None:
+    """§4: players past ten per group in the lowest division D{d}: a D{d+1} opens if its groups can all play (or
+    players coming down must have a place), else they wait for a later season."""
+    if not beyond:
+        return
+    must = [m for m in beyond if m.move not in (Move.NEW, Move.RETURNING)]
+    if must or _opens(d + 1, len(beyond)):
+        more: list[list[Movement]] = [[] for _ in range(groups_in(d + 1))]
+        _deal_all(more, beyond, c.rng)
+        groups.update({(d + 1, j): slot for j, slot in enumerate(more, start=1)})
+        c.warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
+                          f"s'ouvre pour {len(beyond)} joueurs.")
+    else:
+        c.waiting += [Movement(m.player, Move.WAITING, origin=m.origin) for m in beyond]
+        c.warnings.append(_waiting_warning(d, [m.player.name for m in beyond]))
+
+
 def _lowest(d: int, slots: list[list[Movement]], back: list[Movement], news: list[Movement],
             c: _Composer) -> dict[Key, list[Movement]]:
     """§4: the lowest division: returning players, then new players dealt in a snake by Elo into
@@ -721,18 +743,9 @@ def _lowest(d: int, slots: list[list[Movement]], back: list[Movement], news: lis
     room = max(0, GROUP_SIZE * G - sum(len(s) for s in slots))
     incoming = back + news
     here, beyond = incoming[:room], incoming[room:]
-    _deal(slots, [m for m in here if m.move is not Move.NEW], [m for m in here if m.move is Move.NEW], c.rng)
+    _deal_all(slots, here, c.rng)
     groups = {(d, j): slot for j, slot in enumerate(slots, start=1)}
-    must = [m for m in beyond if m.move not in (Move.NEW, Move.RETURNING)]
-    if beyond and (must or _opens(d + 1, len(beyond))):
-        more: list[list[Movement]] = [[] for _ in range(groups_in(d + 1))]
-        _deal(more, [m for m in beyond if m.move is not Move.NEW], [m for m in beyond if m.move is Move.NEW], c.rng)
-        groups.update({(d + 1, j): slot for j, slot in enumerate(more, start=1)})
-        c.warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
-                          f"s'ouvre pour {len(beyond)} joueurs.")
-    elif beyond:
-        c.waiting += [Movement(m.player, Move.WAITING, origin=m.origin) for m in beyond]
-        c.warnings.append(_waiting_warning(d, [m.player.name for m in beyond]))
+    _overflow(d, beyond, groups, c)
     c.warnings += _size_warnings(groups, " la saison prochaine")
     return groups
 
