@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain, combinations, cycle
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Violation
 from .limits import TORRES_MAX_NUMBER
 from .mechanics import competition_ranks, competition_ranks_by, rank_key, share_ties
 from .text import fold
@@ -191,6 +191,70 @@ class Player:
     def __post_init__(self) -> None:
         if not abs(self.elo) <= MAX_NUMBER:
             raise InvalidInput(f"{self.name} : Elo attendu de -{MAX_NUMBER:.0f} à {MAX_NUMBER:.0f} ; trouvé {self.elo}")
+
+
+def seat_violations(player: Player, index: int = 0) -> list[Violation]:
+    """§1 and §4 « Retrait du championnat »: where a player is this season: a new player has neither division nor
+    group (he enters the lowest division next season); a returning player has the division he comes back to
+    (his group is drawn); every other a division and one of its groups (division d has 2^(d-1) groups).
+    Fields ``division`` and ``group``; at most one violation."""
+    division, group, status = player.division, player.group, player.status
+    if status is Status.NEW:
+        if division is not None or group is not None:
+            return [Violation(index, "division", "un nouveau joueur n'a ni division ni groupe cette saison : "
+                                                 "videz ces cellules (il entrera en division la plus basse)")]
+        return []
+    if status is Status.RETURNING:
+        if division is None:
+            return [Violation(index, "division", "division manquante : celle où le joueur revient")]
+        return []
+    if division is None or group is None:
+        field = "division" if division is None else "group"
+        return [Violation(index, field, f"{'division' if division is None else 'groupe'} manquant : un joueur "
+                                        f"{status.value} joue cette saison dans une division et un groupe (sinon : "
+                                        "nouveau ou retour)")]
+    if group > groups_in(division):
+        return [Violation(index, "group", f"la D{division} a {groups_in(division)} groupe"
+                                          f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")]
+    return []
+
+
+#: The index of :func:`pyramid_violations`' violations that no player's line can show: a group nobody is in.
+WHOLE_TABLE = -1
+
+
+def _group_size_message(d: int, g: int, size: int, lowest: int) -> str | None:
+    """§1: ten players a group above the lowest division; four to ten in the lowest."""
+    if d < lowest and size != GROUP_SIZE:
+        return f"D{d} groupe {g} : {size} joueurs ; {GROUP_SIZE} attendus hors de la division la plus basse"
+    if size > GROUP_SIZE or size < MATCH_SIZE:
+        return f"D{d} groupe {g} : {size} joueurs ; de {MATCH_SIZE} à {GROUP_SIZE} attendus"
+    return None
+
+
+def pyramid_violations(players: Sequence[Player]) -> list[Violation]:
+    """§1: this season's pyramid (the players with a group): divisions 1 to the lowest, each with all its
+    2^(d-1) groups, ten players a group above the lowest division and four to ten in it. A group's violation is
+    on its first player's index (field ``group``); a group without players is on :data:`WHOLE_TABLE`
+    (field ``division``)."""
+    groups: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, p in enumerate(players):
+        if p.group is not None and p.division is not None:
+            groups[p.division, p.group].append(i)
+    if not groups:
+        return []
+    lowest = max(d for d, _ in groups)
+    found: list[Violation] = []
+    for d in range(1, lowest + 1):
+        for g in range(1, groups_in(d) + 1):
+            members = groups.get((d, g), [])
+            if not members:
+                found.append(Violation(WHOLE_TABLE, "division", f"la D{d} n'a aucun joueur dans son groupe {g} : "
+                                       f"la division {d} a {groups_in(d)} groupe{'s' if d > 1 else ''} "
+                                       f"(la plus basse ici est la D{lowest})"))
+            elif (message := _group_size_message(d, g, len(members), lowest)) is not None:
+                found.append(Violation(members[0], "group", message))
+    return found
 
 
 @dataclass(frozen=True)
