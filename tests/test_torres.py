@@ -585,7 +585,7 @@ def test_every_player_who_stays_has_exactly_one_place(season):
 # torres.md §1: « la division d compte 2^(d-1) groupes de dix joueurs » (the lowest division may hold 4 to 10);
 # a new player enters next season; a returning one comes back in a division (§4 « Retrait du championnat »).
 
-from xlcircuit.rules.torres import WHOLE_TABLE, Player, Status, pyramid_violations, seat_violations  # noqa: E402
+from xlcircuit.rules.torres import WHOLE_TABLE, pyramid_violations, seat_violations  # noqa: E402
 
 
 @pytest.mark.parametrize("division, group, status, expected", [

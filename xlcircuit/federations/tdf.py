@@ -583,21 +583,29 @@ compute, fill = STEPS.compute, STEPS.fill
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
 
 
-def explain(summary: Summary, wanted: str) -> list[str]:
-    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
-    the last line ending on his published total."""
+def _explained_place(s: tdf.Scored, classified: int) -> str:
+    """What a line of a player earned, for ``explain``: his place among the classified (or his 100-point role),
+    and the imposed points if any."""
+    if s.status is tdf.Status.CLASSIFIED:
+        tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
+        what = f"{nth(s.place)}{tie} sur {classified} classés"
+    else:
+        role = s.line.role.value if s.line.role else "rôle"
+        what = f"{role}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
+    if s.imposed:
+        what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
+                 else " ; points imposés")
+    return what
+
+
+def _explained_results(summary: Summary, player: str) -> tuple[list[str], list[float]]:
+    """For ``explain``: a line per result of ``player`` (points × weight, with the rule = what it counts), and
+    the counted parts of the sum."""
     report = summary.report
-    player = find_player(wanted, [st.player for st in report.standings])
-    standing = next(st for st in report.standings if st.player == player)
     reasons = weight_reasons(summary)
     counted = counted_points(summary)
-    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
-             "Points d'une place (règlement, §1) : 1er : 1000 + nombre de classés ; place p sur x classés : "
-             "1000 / 10^((p - 1) / (x - 1)) ; ex aequo : la moyenne de leurs places.",
-             f"Poids dans la saison (§2) : majeurs 100 % ; autres tournois {percents(tdf.WEIGHTS)} %, puis "
-             f"{percents([tdf.TAIL])} %, du meilleur au moins bon ; en ligne : après les tournois sur table ; "
-             "règle de non-perte.", ""]
-    parts = []
+    lines: list[str] = []
+    parts: list[float] = []
     for t in summary.tournaments:
         scored = report.scored[t.name]
         classified = sum(1 for s in scored if s.status is tdf.Status.CLASSIFIED)
@@ -608,20 +616,28 @@ def explain(summary: Summary, wanted: str) -> list[str]:
             if s.status is tdf.Status.DUPLICATE:
                 lines.append(f"{head} : deuxième ligne (doublon) : ne compte pas.")
                 continue
-            if s.status is tdf.Status.CLASSIFIED:
-                tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
-                what = f"{nth(s.place)}{tie} sur {classified} classés"
-            else:
-                role = s.line.role.value if s.line.role else "rôle"
-                what = f"{role}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
-            if s.imposed:
-                what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
-                         else " ; points imposés")
             key = (player, t.name)
             weight, _ = report.weights[key]
-            lines.append(f"{head} : {what} → {decimal_comma(s.points, 1)} points × {decimal_comma(weight * 100, 0)} % "
-                         f"({reasons[key]}) = {decimal_comma(counted[key], 1)}")
+            lines.append(f"{head} : {_explained_place(s, classified)} → {decimal_comma(s.points, 1)} points × "
+                         f"{decimal_comma(weight * 100, 0)} % ({reasons[key]}) = {decimal_comma(counted[key], 1)}")
             parts.append(counted[key])
+    return lines, parts
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    report = summary.report
+    player = find_player(wanted, [st.player for st in report.standings])
+    standing = next(st for st in report.standings if st.player == player)
+    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
+             "Points d'une place (règlement, §1) : 1er : 1000 + nombre de classés ; place p sur x classés : "
+             "1000 / 10^((p - 1) / (x - 1)) ; ex aequo : la moyenne de leurs places.",
+             f"Poids dans la saison (§2) : majeurs 100 % ; autres tournois {percents(tdf.WEIGHTS)} %, puis "
+             f"{percents([tdf.TAIL])} %, du meilleur au moins bon ; en ligne : après les tournois sur table ; "
+             "règle de non-perte.", ""]
+    results, parts = _explained_results(summary, player)
+    lines += results
     lines.append("")
     total = decimal_comma(standing.season.total, 1)
     lines.append(f"Somme : {summed(parts, 1, total)}")
