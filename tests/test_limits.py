@@ -124,6 +124,13 @@ def test_cdf_bonus_up_to_the_limit(tmp_path):
         ("Bonus", f"bonus entre -{limits.CDF_MAX_BONUS} et {limits.CDF_MAX_BONUS} attendu ; "
                   f"trouvé {float(limits.CDF_MAX_BONUS + 1)}")]
     assert cdf.Player("A", bonus=limits.CDF_MAX_BONUS).bonus == limits.CDF_MAX_BONUS
+    # The bound is the core's: the workbook only locates its violation.
+    players = [cdf.Player("A", bonus=-limits.CDF_MAX_BONUS), cdf.Player("B", bonus=-limits.CDF_MAX_BONUS - 0.5)]
+    assert [(v.index, v.field, v.message) for v in cdf.bonus_violations(players)] == [
+        (1, "bonus", f"bonus entre -{limits.CDF_MAX_BONUS} et {limits.CDF_MAX_BONUS} attendu ; "
+                     f"trouvé {-limits.CDF_MAX_BONUS - 0.5}")]
+    with pytest.raises(InvalidInput, match="bonus entre"):
+        cdf.run_championship({p.name: p for p in players}, [])
 
 
 # --- Elo totals -----------------------------------------------------------------------------------

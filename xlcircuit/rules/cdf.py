@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from .errors import InvalidInput, Violation, raise_first
+from .limits import CDF_MAX_BONUS
 from .mechanics import competition_ranks_by, rank_key, weighted_best
 from .text import fold
 
@@ -52,6 +53,8 @@ FINAL_WEIGHTS = {3: (1.0, 1.0, 0.8), 4: (1.0, 1.0, 0.8, 0.4)}
 TOP_BOARD_BONUS = 0.15  # §III.4
 TOP_BOARD_SIZE = 7
 MAX_TEAM = 3  # §IV.5a
+#: A player's other bonus (§IV.3a), either sign: beyond it, a typing mistake (:mod:`xlcircuit.limits`).
+MAX_BONUS = CDF_MAX_BONUS
 #: Vote ballots (§IV.6b2): points of the first and the second named; awards count the best three games.
 BALLOTS = {"3+1": (3, 1), "2+2": (2, 2)}
 BEST_GAMES = 3
@@ -645,6 +648,13 @@ def seated_at(boards: Iterable[Board]) -> dict[tuple[int, str], set[str]]:
     return dict(seated)
 
 
+def bonus_violations(players: Sequence[Player]) -> list[Violation]:
+    """§IV.3a « autres bonus »: a player's other bonus, either sign, up to :data:`MAX_BONUS` (a larger one is a
+    typing mistake: :mod:`xlcircuit.limits`); each reported on its own record (field ``bonus``)."""
+    return [Violation(i, "bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {player.bonus}")
+            for i, player in enumerate(players) if not -MAX_BONUS <= player.bonus <= MAX_BONUS]
+
+
 def team_violations(players: Sequence[Player]) -> list[Violation]:
     """§IV.5a: a team has three players at most; each one beyond is reported on his own record."""
     members: dict[str, list[str]] = defaultdict(list)
@@ -856,6 +866,7 @@ def run_championship(players: Mapping[str, Player], boards: Sequence[Board], vot
     ``favourites`` are (voter, favourite) pairs of the last round (§IV.6b1); ``top_board`` False
     when the organisers decided there is none (§III.5); ``short`` allows boards of fewer than seven.
     """
+    raise_first(bonus_violations(list(players.values())))
     warnings: list[str] = []
     scored, games = _score_boards(boards, short)
     for g in games.values():
