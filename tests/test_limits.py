@@ -14,7 +14,7 @@ from xlcircuit.federations import dbm as dbm_book
 from xlcircuit.federations import elo as elo_book
 from xlcircuit.federations import tdf as tdf_book
 from xlcircuit.federations import torres as torres_book
-from xlcircuit.rules import cdf, dbm, elo, limits, torres
+from xlcircuit.rules import cdf, dbm, elo, limits, tdf, torres
 from xlcircuit.rules.errors import InvalidInput, WorkbookProblems
 from xlcircuit.udfs import DBM_POINTS, DBM_VALUE, ELO_CHANGE, TDF_POINTS, TORRES_DIFF
 from xlcircuit.workbook.cells import as_positive_int
@@ -60,9 +60,13 @@ def test_tournament_names_up_to_the_limit():
 
 
 def test_imposed_points_up_to_the_limit():
-    assert tdf_book._imposed(limits.MAX_IMPOSED) == (limits.MAX_IMPOSED, None)
+    # The bound is the core's (tdf.line_violations); the workbook only parses the number.
+    assert tdf_book._imposed(limits.MAX_IMPOSED + 1) == (limits.MAX_IMPOSED + 1, None)
+    assert tdf.line_violations(tdf.Line("A", 1, imposed_points=limits.MAX_IMPOSED)) == []
+    assert [v.message for v in tdf.line_violations(tdf.Line("A", 1, imposed_points=limits.MAX_IMPOSED + 1))] == [
+        f"nombre de points entre 0 et {limits.MAX_IMPOSED} attendu ; trouvé {limits.MAX_IMPOSED + 1}"]
     with pytest.raises(InvalidInput, match=f"entre 0 et {limits.MAX_IMPOSED} attendu"):
-        tdf_book._imposed(limits.MAX_IMPOSED + 1)
+        tdf.score_tournament([tdf.Line("A", 1, imposed_points=limits.MAX_IMPOSED + 1)])
 
 
 # --- DBM rounds: one bound, the workbook's and DBM_VALUE's ------------------------------------------
@@ -120,6 +124,13 @@ def test_cdf_bonus_up_to_the_limit(tmp_path):
         ("Bonus", f"bonus entre -{limits.CDF_MAX_BONUS} et {limits.CDF_MAX_BONUS} attendu ; "
                   f"trouvé {float(limits.CDF_MAX_BONUS + 1)}")]
     assert cdf.Player("A", bonus=limits.CDF_MAX_BONUS).bonus == limits.CDF_MAX_BONUS
+    # The bound is the core's: the workbook only locates its violation.
+    players = [cdf.Player("A", bonus=-limits.CDF_MAX_BONUS), cdf.Player("B", bonus=-limits.CDF_MAX_BONUS - 0.5)]
+    assert [(v.index, v.field, v.message) for v in cdf.bonus_violations(players)] == [
+        (1, "bonus", f"bonus entre -{limits.CDF_MAX_BONUS} et {limits.CDF_MAX_BONUS} attendu ; "
+                     f"trouvé {-limits.CDF_MAX_BONUS - 0.5}")]
+    with pytest.raises(InvalidInput, match="bonus entre"):
+        cdf.run_championship({p.name: p for p in players}, [])
 
 
 # --- Elo totals -----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from xlcircuit.rules.tdf import (
     Role,
     Status,
     Tournament,
+    line_violations,
     misplaced_cancellations,
     place_points,
     run_season,
@@ -29,6 +30,7 @@ from xlcircuit.rules.tdf import (
     standings,
     tied_points,
     tournament_points,
+    tournament_violations,
 )
 
 
@@ -336,6 +338,58 @@ def test_imposed_place_gives_the_points_of_that_place():
 def test_imposed_place_of_an_interrupted_tournament():
     scored = score_tournament([Line("A", 1), Line("B", 2, imposed_place=1)], interrupted=True)
     assert [s.points for s in scored] == [1000.0, 1000.0]
+
+
+# §1 « Rencontres donnant lieu à plusieurs classements » (the 2018/2020/2022 special decisions): a line may get
+# « the points of place N » of its tournament, so N is a place of that classification: 1 <= N <= x, x the
+# number of classified people (a duplicate's second line and a 100-point role are not classified).
+IMPOSED_PLACES = [
+    # lines, violations (index, field, message): x counted by hand
+    ([Line("A", 1), Line("B", 2), Line("C", 3, imposed_place=3)], []),  # x = 3: the last place is allowed
+    ([Line("A", 1), Line("B", 2, imposed_place=1)], []),  # the 2020 case: the winner's points
+    ([Line("A", 1), Line("B", 2, imposed_place=3)],  # x = 2
+     [(1, "imposed_place", "place 3 demandée, mais « Open » n'a que 2 classés")]),
+    ([Line("A", 1), Line("B", 2), Line("A", 3), Line("C", 4, imposed_place=4)],  # A twice: x = 3
+     [(3, "imposed_place", "place 4 demandée, mais « Open » n'a que 3 classés")]),
+    ([Line("A", 1), Line("O", role=Role.ORGANISER, imposed_place=2)],  # a role is not classified: x = 1
+     [(1, "imposed_place", "place 2 demandée, mais « Open » n'a que 1 classé")]),
+    ([Line("O", role=Role.ORGANISER, imposed_place=1)],  # nobody classified: no place 1
+     [(0, "imposed_place", "place 1 demandée, mais « Open » n'a aucun classé")]),
+    ([Line("A", 1), Line("B", 2, imposed_place=0)],
+     [(1, "imposed_place", "place 0 demandée, mais « Open » n'a que 2 classés")]),
+]
+
+
+@pytest.mark.parametrize("lines, expected", IMPOSED_PLACES)
+def test_an_imposed_place_is_a_place_of_the_classification(lines, expected):
+    found = tournament_violations(lines, "Open")
+    assert [(v.index, v.field, v.message) for v in found] == expected
+    if expected:  # the plain-data entry point refuses it too, naming no tournament
+        with pytest.raises(InvalidInput, match=f"^place {lines[expected[0][0]].imposed_place} demandée, mais le "
+                                               "tournoi n'a"):
+            score_tournament(lines)
+    else:
+        score_tournament(lines)
+
+
+@pytest.mark.parametrize("line, expected", [
+    (Line("A", 1), []),
+    (Line("A", role=Role.HELPER), []),
+    (Line("A", 1, imposed_points=0), []),
+    (Line("A"), [("place", "place manquante : un joueur classé a une place ; sinon indiquez son rôle "
+                           "(organisateur, aide, annulé)")]),
+    (Line("A", 0), [("place", "place attendue ≥ 1 ; trouvé 0")]),
+    (Line("A", 2, role=Role.CANCELLED), [("role", "un tournoi annulé n'a pas de classement : retirez la place ou "
+                                                  "le rôle « annulé »")]),
+    (Line("A", 1, imposed_points=-5), [("imposed_points", "nombre de points entre 0 et 100000 attendu ; "
+                                                          "trouvé -5")]),
+    (Line("A", 1, imposed_points=2.5e5), [("imposed_points", "nombre de points entre 0 et 100000 attendu ; "
+                                                             "trouvé 250000")]),
+])
+def test_what_one_line_breaks_on_its_own(line, expected):
+    """§1: a line is a place (≥ 1) or a 100-point role; « annulé » has no place; imposed points are bounded."""
+    assert [(v.field, v.message) for v in line_violations(line, 7)] == expected
+    assert all(v.index == 7 for v in line_violations(line, 7))
 
 
 @pytest.mark.parametrize(

@@ -579,3 +579,56 @@ def test_every_player_who_stays_has_exactly_one_place(season):
         sizes = [len(members) for (dd, _), members in result.groups.items() if dd == d]
         assert max(sizes) - min(sizes) <= 1
     assert layout(next_season(standings, list(reversed(newcomers)), returning[::-1], seed=seed)) == layout(result)
+
+
+# === §1 Structure: where each player of the Joueurs table is this season ===========================
+# torres.md §1: « la division d compte 2^(d-1) groupes de dix joueurs » (the lowest division may hold 4 to 10);
+# a new player enters next season; a returning one comes back in a division (§4 « Retrait du championnat »).
+
+from xlcircuit.rules.torres import WHOLE_TABLE, pyramid_violations, seat_violations  # noqa: E402
+
+
+@pytest.mark.parametrize("division, group, status, expected", [
+    (1, 1, Status.ACTIVE, []),
+    (3, 4, Status.ACTIVE, []),  # D3 has 2^2 = 4 groups
+    (3, 5, Status.ACTIVE, [("group", "la D3 a 4 groupes ; trouvé le groupe 5")]),
+    (1, 2, Status.FORFEIT, [("group", "la D1 a 1 groupe ; trouvé le groupe 2")]),
+    (None, None, Status.NEW, []),
+    (2, None, Status.NEW, [("division", "un nouveau joueur n'a ni division ni groupe cette saison : videz ces "
+                                        "cellules (il entrera en division la plus basse)")]),
+    (2, None, Status.RETURNING, []),
+    (2, 9, Status.RETURNING, []),  # his group is drawn: the one typed is not checked
+    (None, None, Status.RETURNING, [("division", "division manquante : celle où le joueur revient")]),
+    (None, 1, Status.WITHDRAWN, [("division", "division manquant : un joueur retrait joue cette saison dans une "
+                                              "division et un groupe (sinon : nouveau ou retour)")]),
+    (2, None, Status.ACTIVE, [("group", "groupe manquant : un joueur actif joue cette saison dans une division et "
+                                        "un groupe (sinon : nouveau ou retour)")]),
+])
+def test_where_a_player_is_this_season(division, group, status, expected):
+    found = seat_violations(Player("P", 1500.0, division, group, status), 4)
+    assert [(v.field, v.message) for v in found] == expected and all(v.index == 4 for v in found)
+
+
+def _pyramid(*sizes):
+    """Players filling groups (division, group) with these many players each, in order."""
+    return [Player(f"{d}.{g}.{i}", 1500.0, d, g) for d, g, n in sizes for i in range(n)]
+
+
+@pytest.mark.parametrize("players, expected", [
+    (_pyramid((1, 1, 10), (2, 1, 10), (2, 2, 10)), []),
+    (_pyramid((1, 1, 10), (2, 1, 4), (2, 2, 10)), []),  # the lowest division: 4 to 10
+    (_pyramid((1, 1, 10), (2, 1, 3), (2, 2, 11)),  # players 10 and 13 open the two groups
+     [(10, "group", "D2 groupe 1 : 3 joueurs ; de 4 à 10 attendus"),
+      (13, "group", "D2 groupe 2 : 11 joueurs ; de 4 à 10 attendus")]),
+    (_pyramid((1, 1, 9), (2, 1, 10), (2, 2, 10)),
+     [(0, "group", "D1 groupe 1 : 9 joueurs ; 10 attendus hors de la division la plus basse")]),
+    (_pyramid((1, 1, 10), (2, 2, 10)),
+     [(WHOLE_TABLE, "division", "la D2 n'a aucun joueur dans son groupe 1 : la division 2 a 2 groupes (la plus "
+                                "basse ici est la D2)")]),
+    (_pyramid((2, 1, 10), (2, 2, 10)),
+     [(WHOLE_TABLE, "division", "la D1 n'a aucun joueur dans son groupe 1 : la division 1 a 1 groupe (la plus "
+                                "basse ici est la D2)")]),
+    ([Player("N", 1500.0, status=Status.NEW)], []),  # nobody in a group yet: no pyramid to check
+])
+def test_the_pyramid_of_this_season(players, expected):
+    assert [(v.index, v.field, v.message) for v in pyramid_violations(players)] == expected

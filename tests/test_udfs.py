@@ -217,7 +217,10 @@ BAD = [
     (TDF_POINTS, (2.6, 21.0), "#place : entier de 1 à 21 attendu, trouvé 2,6"),
     (TDF_POINTS, (-1.0, 21.0), "#place"),
     (TDF_POINTS, ("trois", 21.0), "#place"),
-    (TDF_POINTS, ("3", 21.0), "#place"),
+    (TDF_POINTS, ("3er", 21.0), "#place : entier de 1 à 21 attendu, trouvé « 3er »"),  # « er » is the 1st's
+    (TDF_POINTS, ("22e", 21.0), "#place : entier de 1 à 21 attendu, trouvé « 22e »"),
+    (TDF_TOURNAMENT, ([["1er"], ["0e"]],), "#places, cellule 2 : entier ≥ 1 attendu, trouvé « 0e »"),
+    (TDF_TOURNAMENT, ([["1er"], ["2nde place"]],), "#places, cellule 2 : place ou organisateur"),
     (TDF_POINTS, (None, 21.0), "#place : entier de 1 à 21 attendu, trouvé une cellule vide"),
     (TDF_POINTS, (True, 21.0), "#place"),
     (TDF_POINTS, (float("nan"), 21.0), "#place"),
@@ -415,3 +418,43 @@ def test_a_doublon_is_typed_doublon_or_left_blank_and_the_people_behind_move_up(
         assert out[0] == 1003 and out[1] == pytest.approx(316.228, abs=1e-3) and out[2] == "" and out[3] == 100
     doc = functions.function("TDF_TOURNAMENT")
     assert "doublon" in doc.arguments[0].description and any("A 1003, B 316,228" in note for note in doc.notes)
+
+
+# --- Places typed as a fill reads them: « 1er », « 2e », « 3ème » (rules.text.place_number) -------------
+
+ORDINALS_1 = ["1er", "2e", "3ème", "4eme", "5e"] + [f"{p}e" for p in range(6, 22)]
+
+
+def test_example_1_typed_in_ordinals():
+    """tdf-reglement « Exemple 1 », its places typed as the source prints them (1er, 2e…): the same points."""
+    out = flat(TDF_TOURNAMENT(column(ORDINALS_1)))
+    assert [shown(v) for v in out] == EXAMPLE_1
+    assert out[0] == 1021.0 and out[-1] == 100.0
+
+
+@pytest.mark.parametrize("typed, place", [
+    ("1er", 1), ("1re", 1), ("1ère", 1), ("1ere", 1), ("1 er", 1), ("2nd", 2), ("2nde", 2), ("2e", 2),
+    ("3ème", 3), ("3EME", 3), (" 4e ", 4), ("1ᵉʳ", 1), ("3", 3), ("3,0", 3),
+])
+def test_a_place_typed_as_text_is_the_number_a_fill_reads(typed, place):
+    from xlcircuit.workbook.cells import as_positive_int
+
+    assert as_positive_int(typed) == place  # what a fill reads
+    assert TDF_POINTS(typed, 12.0) == TDF_POINTS(float(place), 12.0)
+    assert udfs.DBM_POINTS(120.0, typed, 12.0) == udfs.DBM_POINTS(120.0, float(place), 12.0)
+    places = [1.0, 2.0, 3.0, 4.0]
+    places[place - 1] = typed
+    assert TDF_TOURNAMENT(column(places)) == TDF_TOURNAMENT(column([1.0, 2.0, 3.0, 4.0]))
+
+
+def test_the_issue_s_ordinals_and_doublon():
+    """Issue 23: « 1er », « 2e », « 3ème » gave #N/A and the 4th 1011 points. Example 2 of the source (12
+    players, two tied 1st, four tied 9th) typed in ordinals: 912 912 658 534 433 351 285 231 141 141 141 141."""
+    places = ["1er", "1er", "3ème", "4e", "5e", "6e", "7e", "8e", "9e", "9e", "9e", "9e"]
+    assert [shown(v) for v in flat(TDF_TOURNAMENT(column(places)))] == [
+        912, 912, 658, 534, 433, 351, 285, 231, 141, 141, 141, 141]
+    # A 1er, B 2e, A 3e (doublon), C 4e: A 1000 + 3, B 1000 / 10^(1/2) = 316.228, C 100.
+    out = flat(TDF_TOURNAMENT(column(["1er", "2e", "doublon", "4e"])))
+    assert out[0] == 1003 and out[1] == pytest.approx(316.228, abs=1e-3) and out[2] == "" and out[3] == 100
+    doc = functions.function("TDF_TOURNAMENT")
+    assert not any("refusés" in note for note in doc.notes) and any("« 1er »" in note for note in doc.notes)

@@ -214,6 +214,28 @@ def test_every_problem_is_reported_at_once_and_nothing_is_written(tmp_path):
     assert digest(path) == before
 
 
+def test_an_imposed_place_past_the_last_classified_is_located(tmp_path):
+    # §1 special decisions: « place N » gives the points of place N of that tournament's classification,
+    # here of 3 classified people (Alice's second line is a duplicate, Org is a non-playing organiser).
+    path = write_season(
+        tmp_path / "imposé.xlsx",
+        [("Open A", dt.date(2025, 10, 1), "normal", None), ("Open B", dt.date(2025, 11, 1), "normal", None)],
+        [("Open A", "Alice", 1, None, None),
+         ("Open A", "Bruno", 2, None, None),
+         ("Open A", "Alice", 3, None, None),
+         ("Open A", "Chloé", 4, None, "place 4"),
+         ("Open A", "Org", None, "organisateur", "place 3"),
+         ("Open B", "Alice", 1, None, None),
+         ("Open B", "Bruno", 2, None, "Place 2")],
+    )
+    before = digest(path)
+    with pytest.raises(WorkbookProblems) as caught:
+        tdf_book.fill(Book(path))
+    assert [str(p) for p in caught.value.problems] == [
+        "Résultats!E5 (colonne « Points imposés ») : place 4 demandée, mais « Open A » n'a que 3 classés"]
+    assert digest(path) == before
+
+
 def test_missing_table_and_missing_column_are_reported(tmp_path, small_season):
     wb = openpyxl.load_workbook(small_season)
     ws = wb["Résultats"]

@@ -483,3 +483,25 @@ def test_a_division_too_deep_is_a_located_problem_not_a_hang(tmp_path, division)
     found = {(p.cell, p.message) for p in caught.value.problems}
     expected = f"numéro de division attendu : un entier de 1 à {torres_book.MAX_DIVISION} ; trouvé {division}"
     assert {("C12", expected), ("A2", expected)} <= found
+
+
+def test_where_players_are_is_checked_by_the_core_and_located_in_joueurs(tmp_path):
+    # torres.md §1: D1 one group of ten; D2 two groups (the lowest: 4 to 10 each).
+    joueurs = ([(f"A{i}", 1500, 1, 1) for i in range(9)]  # D1 with 9: rows 2-10
+               + [(f"B{i}", 1500, 2, 1) for i in range(4)]  # rows 11-14; D2 group 2 left empty
+               + [("Cid", 1500, 2, 3), ("Dee", 1500, None, 1, "actif"), ("Eve", 1500, 2, None, "nouveau"),
+                  ("Fay", 1500, None, None, "retour")])  # rows 15-18
+    path = workbook(tmp_path, joueurs)
+    with pytest.raises(WorkbookProblems) as caught:
+        torres_book.fill(Book(path))
+    assert [str(p) for p in caught.value.problems] == [
+        "Joueurs!D15 (colonne « Groupe ») : la D2 a 2 groupes ; trouvé le groupe 3",
+        "Joueurs!C16 (colonne « Division ») : division manquant : un joueur actif joue cette saison dans une "
+        "division et un groupe (sinon : nouveau ou retour)",
+        "Joueurs!C17 (colonne « Division ») : un nouveau joueur n'a ni division ni groupe cette saison : videz ces "
+        "cellules (il entrera en division la plus basse)",
+        "Joueurs!C18 (colonne « Division ») : division manquante : celle où le joueur revient",
+        "Joueurs!D2 (colonne « Groupe ») : D1 groupe 1 : 9 joueurs ; 10 attendus hors de la division la plus basse",
+        "Joueurs (colonne « Division ») : la D2 n'a aucun joueur dans son groupe 2 : la division 2 a 2 groupes (la "
+        "plus basse ici est la D2)",
+    ]

@@ -1234,7 +1234,7 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
         "Points TdF d'un joueur classé à une place parmi n classés : moyenne des places partagées par "
         "les ex aequo, sans bonus du vainqueur si le tournoi est interrompu. Non arrondi.",
         (
-            Argument("place", "Place effective du joueur : 1 + nombre de classés devant lui (de 1 à n)."),
+            Argument("place", "Place effective du joueur : 1 + nombre de classés devant lui (de 1 à n ; 3 ou 3e)."),
             Argument(
                 "n",
                 "Nombre de joueurs classés du tournoi (personnes distinctes ; organisateurs et aides "
@@ -1259,7 +1259,7 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
         (
             Argument(
                 "places",
-                "Plage des places officielles (1, 2, 2, 4…) ; organisateur, aide ou annulé pour une "
+                "Plage des places officielles (1, 2, 2, 4… ou 1er, 2e…) ; organisateur, aide ou annulé pour une "
                 "personne non classée à 100 points (annulé : tournoi annulé, sans aucune place) ; vide si non "
                 "classée ; doublon (2e ligne d'un joueur) : vide ou doublon.",
                 range=True,
@@ -1279,8 +1279,8 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
             "cellule vide). Les classés derrière le doublon remontent alors d'une place (règlement, §1), et le "
             "doublon ne compte pas dans le nombre de classés. Par exemple, A 1er, B 2e, A 3e, C 4e se tape 1, 2, "
             "`doublon`, 4 : A 1003, B 316,228 (2e sur 3), C 100.",
-            "Les places s'écrivent en nombres (`1`, `2`) : « 1er », « 2e » sont refusés par la fonction (le "
-            "remplissage d'un classeur et le classeur de formules, eux, les lisent).",
+            "Les places s'écrivent en nombres (`1`, `2`) ou en ordinaux, comme au remplissage d'un classeur : "
+            "« 1er », « 1re », « 2e », « 2nd », « 3ème » (les fonctions TDF_POINTS et DBM_POINTS aussi).",
         ),
     ),
     Function(
@@ -1349,7 +1349,7 @@ DBM_FUNCTIONS: tuple[Function, ...] = (
         "résultats des places qu'ils occupent. Non arrondi.",
         (
             _VFT,
-            Argument("place", "Place finale du joueur (ou de l'équipe) : 1 + nombre de joueurs devant lui."),
+            Argument("place", "Place finale du joueur (ou de l'équipe) : 1 + nombre de joueurs devant lui (3 ou 3e)."),
             Argument("n", "Nombre de joueurs du tournoi (NJT), ou d'équipes en double."),
             Argument(
                 "tied",
@@ -1714,7 +1714,8 @@ entries in the registry, ``xlcircuit.functions``.
 
 Arguments are declared without ``numbers=int`` on purpose: xlwings would then round ``2.6``
 to ``3`` (Python rounding, halves to even) before the function sees it, and a mistyped place
-would be scored silently. The functions take floats and accept only whole ones. Arguments use
+would be scored silently. The functions take floats and accept only whole ones; a place may also be
+typed as a fill reads it (« 3 », « 1er », « 2e », « 3ème »: ``rules.text.place_number``). Arguments use
 ``err_to_str=True`` so that an error cell (``#N/A``) is reported instead of read as a blank.
 Off Windows the decorators are no-ops, so these are plain Python functions.
 """
@@ -1731,7 +1732,7 @@ import xlwings as xw
 
 from ..rules import cdf, dbm, elo, limits, tdf, torres
 from ..rules.errors import InvalidInput, XlcircuitError
-from ..rules.text import clean, fold
+from ..rules.text import clean, fold, place_number
 from . import registry as functions
 
 __all__ = [entry.name for entry in functions.FUNCTIONS]
@@ -1809,9 +1810,24 @@ def _single(value: Any, what: str) -> Any:
     return value
 
 
+def _expected(low: int, high: int | None) -> str:
+    return f"entier de {low} à {high}" if high is not None else f"entier ≥ {low}"
+
+
+def _place(value: Any, what: str, low: int, high: int | None = None) -> int:
+    """A cell -> a place in low..high, read as a fill reads it (:func:`xlcircuit.rules.text.place_number`): a
+    whole number (3.0 is 3, the text « 3 » too) or a French ordinal (« 1er », « 2e », « 3ème »)."""
+    if not isinstance(value, str) or _is_blank(value):
+        return _whole(value, what, low, high)
+    number = place_number(value)
+    if number is None or number < low or (high is not None and number > high):
+        raise _refuse(what, _expected(low, high), value)
+    return number
+
+
 def _whole(value: Any, what: str, low: int, high: int | None = None) -> int:
     """A cell -> a whole number in low..high: 3.0 is 3; 2.6, text, TRUE and blanks are refused."""
-    expected = f"entier de {low} à {high}" if high is not None else f"entier ≥ {low}"
+    expected = _expected(low, high)
     if not isinstance(value, Real) or isinstance(value, bool):
         raise _refuse(what, expected, value)
     if not math.isfinite(value) or not float(value).is_integer():
@@ -1899,7 +1915,7 @@ def _place_or_role(value: Any, where: str) -> int | tdf.Role | None:
     """A cell of a classification: an official place, a 100-point role, or None (not classified)."""
     if _is_blank(value) or (isinstance(value, str) and fold(value) == tdf.Status.DUPLICATE.value):
         return None  # a doublon's cell: not classified, the people behind it move up (§1)
-    if isinstance(value, str):
+    if isinstance(value, str) and place_number(value) is None:
         try:
             role = tdf.Role.parse(value)
         except InvalidInput:
@@ -1908,7 +1924,7 @@ def _place_or_role(value: Any, where: str) -> int | tdf.Role | None:
             roles = ", ".join(r.value for r in tdf.Role)
             raise _refuse(where, f"place ou {roles}", value)
         return role
-    return _whole(value, where, 1)
+    return _place(value, where, 1)
 
 
 def _kind(value: Any, where: str) -> tdf.Kind:
@@ -1972,7 +1988,7 @@ def _declared(function):
 def TDF_POINTS(place, n, tied=1, interrupted=False):
     """§1: the points of each of ``tied`` players tied at ``place`` among ``n`` classified."""
     count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
-    at = _whole(_single(place, "place"), "place", 1, count)
+    at = _place(_single(place, "place"), "place", 1, count)
     tied = _single(tied, "tied")
     group = 1 if _is_blank(tied) else _whole(tied, "tied", 1)
     return tdf.tied_points(at, count, group, _flag(interrupted, "interrupted"))
@@ -2057,7 +2073,7 @@ def DBM_POINTS(vft, place, n, tied=1):
     """CADABRA: the RFJ of each of ``tied`` players tied at ``place`` among ``n``."""
     value = _dbm_vft(vft)
     count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
-    at = _whole(_single(place, "place"), "place", 1, count)
+    at = _place(_single(place, "place"), "place", 1, count)
     tied = _single(tied, "tied")
     group = 1 if _is_blank(tied) else _whole(tied, "tied", 1, count - at + 1)
     return dbm.tied_points(value, at, count, group)
@@ -2395,7 +2411,7 @@ from dataclasses import dataclass, field
 
 from openpyxl.workbook.workbook import Workbook
 
-from ..rules import cdf, limits, seasons
+from ..rules import cdf, seasons
 from ..rules.errors import InvalidInput, Problem, Violation, WorkbookProblems
 from ..rules.mechanics import rank_key, rounded_parts
 from ..rules.text import fold, in_words
@@ -2431,7 +2447,7 @@ FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO
 DATE_FORMAT = "dd/mm/yyyy"
 SCORE_FORMAT = "0.00"  # Super Pastis scores have halves and thirds: shown to the hundredth
 #: Bonuses beyond this are a typing mistake (:mod:`xlcircuit.limits`).
-MAX_BONUS = limits.CDF_MAX_BONUS
+MAX_BONUS = cdf.MAX_BONUS
 
 TOP_BOARD_COLOUR = "E2EFDA"
 
@@ -2546,7 +2562,7 @@ MEILLEURS_PAYS = TableSpec("Meilleurs pays", "MeilleursPays", (
 
 #: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
 COLUMNS = {"round": "Ronde", "table": "Table", "player": "Joueur", "centres": "Centres", "survived": "Éliminé après",
-           "years": "Années jouées", "choice": "Ordre de choix", "team": "Équipe", "voter": "Votant",
+           "years": "Années jouées", "choice": "Ordre de choix", "team": "Équipe", "bonus": "Bonus", "voter": "Votant",
            "first": "Premier", "second": "Second", "category": "Catégorie", "favourite": "Joueur préféré"}
 
 FAVOURITE = "joueur préféré"
@@ -2703,10 +2719,8 @@ def _read_players(book: Book, problems: Problems) -> tuple[Register, dict[str, c
         birth = parse_cell(problems, record, "Naissance", as_date)
         foreign = parse_cell(problems, record, "Étranger", as_yes_no)
         bonus = parse_cell(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
-        if bonus is not None and not -MAX_BONUS <= bonus <= MAX_BONUS:
-            problems.at(record, "Bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {bonus}")
-            bonus = None
         players[name] = cdf.Player(name, birth, bool(foreign), team, bonus or 0.0)
+        _report(problems, [record], cdf.bonus_violations([players[name]]))
         born[name] = at_cell(record, "Naissance")
         records.append(record)
         if club:
@@ -3886,6 +3900,40 @@ compute, fill = STEPS.compute, STEPS.fill
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
 
 
+def _explained_result(r: dbm.Result, summary: Summary) -> str:
+    """One result of a player, for ``explain``: the place (or the referee's bonus), the VFT, the RFJ, counted or not."""
+    value = summary.report.values.get(r.tournament)
+    if r.referee:
+        what = "arbitre : prime d'arbitrage (moitié de la VFT, 100 au plus)"
+    else:
+        tie = f", ex aequo à {r.tied}" if r.tied and r.tied > 1 else ""
+        what = f"{nth(r.effective)}{tie} sur {value.njt if value else '?'} (NJT)"
+        what += f", joue en classe {r.vaj.letter}" if r.vaj else ""
+    vft = f" ; VFT {decimal_comma(value.vft, 2)}" if value else ""
+    remark = _remark(r, summary)
+    date = next((t.date for t in summary.tournaments if t.name == r.tournament), None)
+    return (f"  {when(date)}  {r.tournament} : {what}{vft} → RFJ {decimal_comma(r.points, 2)} ; "
+            f"{'compté' if r.counted else 'non compté (hors des quatre meilleurs)'}"
+            + (f" ({remark})" if remark else ""))
+
+
+def _explained_total(summary: Summary, player: str, record: dbm.Record) -> list[str]:
+    """The end of ``explain``: the sum of the best four, then the place in Tableau 1 (or occasional) and the total."""
+    parts = rounded_parts(list(record.best), 2)
+    total = decimal_comma(record.total, 2)
+    lines = [f"Somme des {len(parts)} meilleurs : {summed(parts, 2, total)}"]
+    place = next((r.place for r in summary.report.tableau1 if r.record.player == player), None)
+    if place is None:
+        lines.append(f"Occasionnel : {record.tournaments} tournoi{'s' if record.tournaments > 1 else ''} ; il en "
+                     "faut trois pour figurer au tableau 1.")
+        lines.append(f"Total (hors tableau 1) : {total}")
+    else:
+        star = " (* : trois tournois seulement)" if record.three_only else ""
+        lines.append(f"Tableau 1 : {nth(place)}{star}.")
+        lines.append(f"Total au tableau 1 : {total}")
+    return lines
+
+
 def explain(summary: Summary, wanted: str) -> list[str]:
     """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
     the last line ending on his published total."""
@@ -3898,37 +3946,12 @@ def explain(summary: Summary, wanted: str) -> list[str]:
              "(feuille « Valeurs ») ; ex aequo : la moyenne de leurs places.",
              "Tableau 1 : les joueurs d'au moins trois tournois, par la somme de leurs quatre meilleurs résultats.",
              ""]
-    dates = {t.name: t.date for t in summary.tournaments}
-    for r in (r for r in results if r.player == player):
-        value = report.values.get(r.tournament)
-        if r.referee:
-            what = "arbitre : prime d'arbitrage (moitié de la VFT, 100 au plus)"
-        else:
-            tie = f", ex aequo à {r.tied}" if r.tied and r.tied > 1 else ""
-            what = f"{nth(r.effective)}{tie} sur {value.njt if value else '?'} (NJT)"
-            what += f", joue en classe {r.vaj.letter}" if r.vaj else ""
-        vft = f" ; VFT {decimal_comma(value.vft, 2)}" if value else ""
-        remark = _remark(r, summary)
-        lines.append(f"  {when(dates.get(r.tournament))}  {r.tournament} : {what}{vft} → RFJ {decimal_comma(r.points, 2)} ; "
-                     f"{'compté' if r.counted else 'non compté (hors des quatre meilleurs)'}"
-                     + (f" ({remark})" if remark else ""))
+    lines += [_explained_result(r, summary) for r in results if r.player == player]
     lines.append("")
     if record is None:
         lines.append("Hors championnat : aucun tournoi français cette saison.")
         return lines
-    parts = rounded_parts(list(record.best), 2)
-    total = decimal_comma(record.total, 2)
-    lines.append(f"Somme des {len(parts)} meilleurs : {summed(parts, 2, total)}")
-    place = next((r.place for r in report.tableau1 if r.record.player == player), None)
-    if place is None:
-        lines.append(f"Occasionnel : {record.tournaments} tournoi{'s' if record.tournaments > 1 else ''} ; il en "
-                     "faut trois pour figurer au tableau 1.")
-        lines.append(f"Total (hors tableau 1) : {total}")
-    else:
-        star = " (* : trois tournois seulement)" if record.three_only else ""
-        lines.append(f"Tableau 1 : {nth(place)}{star}.")
-        lines.append(f"Total au tableau 1 : {total}")
-    return lines
+    return lines + _explained_total(summary, player, record)
 
 
 # --- season after season ---------------------------------------------------------------------------
@@ -4621,8 +4644,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..rules import limits, seasons, tdf
-from ..rules.errors import InvalidInput
+from ..rules import seasons, tdf
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no, put
@@ -4664,8 +4686,6 @@ WEIGHTED = Mark(fill="FFF2CC", italic=True)
 SET_ASIDE = Mark(fill="EDEDED", strike=True, grey=True)
 UNRANKED = Mark(italic=True, grey=True)
 WEIGHT_FORMAT = "0%"
-#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
-MAX_IMPOSED = limits.MAX_IMPOSED
 
 TOP = 15  # players in the standings' bar chart
 TOP_TITLE = f"Les {TOP} premiers"
@@ -4792,13 +4812,15 @@ def put_example(wb: Workbook) -> None:
 
 
 def _imposed(value: object) -> tuple[float | None, int | None]:
-    """``Points imposés``: a number of points, or ``place N`` for the points of place N."""
+    """``Points imposés``: a number of points, or ``place N`` for the points of place N (their bounds are the
+    core's: :func:`xlcircuit.rules.tdf.line_violations`, :func:`~xlcircuit.rules.tdf.tournament_violations`)."""
     if isinstance(value, str) and fold(value).startswith("place"):
         return None, as_positive_int(value.strip()[5:].strip(), "place")
-    points = as_number(value, "nombre de points (ou « place N »)")
-    if points is not None and not 0 <= points <= MAX_IMPOSED:
-        raise InvalidInput(f"nombre de points entre 0 et {MAX_IMPOSED} attendu ; trouvé {value}")
-    return points, None
+    return as_number(value, "nombre de points (ou « place N »)"), None
+
+
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"place": "Place", "role": "Rôle", "imposed_points": "Points imposés", "imposed_place": "Points imposés"}
 
 
 def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
@@ -4839,33 +4861,24 @@ def _read_results(book: Book, problems: Problems, tournaments: set[str], registe
         imposed_points, imposed_place = parse_cell(problems, record, "Points imposés", _imposed) or (None, None)
         if problems.since(found) or tournament is None or player is None:
             continue
-        if place is None and role is None:
-            problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "
-                                         "rôle (organisateur, aide, annulé)")
-        else:
-            line = tdf.Line(player, place, role, imposed_points, imposed_place)
-            if tdf.misplaced_cancellations([line]):
-                problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
-                                            "ou le rôle « annulé »")
-            else:
-                entries.append(Entry(record, tournament, line))
+        line = tdf.Line(player, place, role, imposed_points, imposed_place)
+        violations = tdf.line_violations(line)
+        for v in violations:
+            problems.at(record, COLUMNS[v.field], v.message)
+        if not violations:
+            entries.append(Entry(record, tournament, line))
     return entries
 
 
 def _check_tournaments(entries: list[Entry], problems: Problems) -> None:
-    """What a single line cannot show: a cancelled tournament with a classification, a place N past the last."""
+    """What a single line cannot show (the core's check): a cancelled tournament with a classification, a
+    place N past the last classified."""
     by_tournament: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
         by_tournament[entry.tournament].append(entry)
     for name, group in by_tournament.items():
-        classified = {e.line.player for e in group if e.line.place is not None}
-        for i in tdf.misplaced_cancellations([e.line for e in group]):
-            problems.at(group[i].record, "Rôle", f"« {name} » est marqué annulé mais a des joueurs classés")
-        for entry in group:
-            if entry.line.imposed_place is not None and entry.line.imposed_place > max(len(classified), 1):
-                problems.at(entry.record, "Points imposés",
-                            f"place {entry.line.imposed_place} demandée, mais « {name} » n'a que "
-                            f"{len(classified)} classés")
+        for v in tdf.tournament_violations([e.line for e in group], name):
+            problems.at(group[v.index].record, COLUMNS[v.field], v.message)
 
 
 def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: tdf.SeasonReport) -> list[str]:
@@ -5208,21 +5221,29 @@ compute, fill = STEPS.compute, STEPS.fill
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
 
 
-def explain(summary: Summary, wanted: str) -> list[str]:
-    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
-    the last line ending on his published total."""
+def _explained_place(s: tdf.Scored, classified: int) -> str:
+    """What a line of a player earned, for ``explain``: his place among the classified (or his 100-point role),
+    and the imposed points if any."""
+    if s.status is tdf.Status.CLASSIFIED:
+        tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
+        what = f"{nth(s.place)}{tie} sur {classified} classés"
+    else:
+        role = s.line.role.value if s.line.role else "rôle"
+        what = f"{role}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
+    if s.imposed:
+        what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
+                 else " ; points imposés")
+    return what
+
+
+def _explained_results(summary: Summary, player: str) -> tuple[list[str], list[float]]:
+    """For ``explain``: a line per result of ``player`` (points × weight, with the rule = what it counts), and
+    the counted parts of the sum."""
     report = summary.report
-    player = find_player(wanted, [st.player for st in report.standings])
-    standing = next(st for st in report.standings if st.player == player)
     reasons = weight_reasons(summary)
     counted = counted_points(summary)
-    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
-             "Points d'une place (règlement, §1) : 1er : 1000 + nombre de classés ; place p sur x classés : "
-             "1000 / 10^((p - 1) / (x - 1)) ; ex aequo : la moyenne de leurs places.",
-             f"Poids dans la saison (§2) : majeurs 100 % ; autres tournois {percents(tdf.WEIGHTS)} %, puis "
-             f"{percents([tdf.TAIL])} %, du meilleur au moins bon ; en ligne : après les tournois sur table ; "
-             "règle de non-perte.", ""]
-    parts = []
+    lines: list[str] = []
+    parts: list[float] = []
     for t in summary.tournaments:
         scored = report.scored[t.name]
         classified = sum(1 for s in scored if s.status is tdf.Status.CLASSIFIED)
@@ -5233,20 +5254,28 @@ def explain(summary: Summary, wanted: str) -> list[str]:
             if s.status is tdf.Status.DUPLICATE:
                 lines.append(f"{head} : deuxième ligne (doublon) : ne compte pas.")
                 continue
-            if s.status is tdf.Status.CLASSIFIED:
-                tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
-                what = f"{nth(s.place)}{tie} sur {classified} classés"
-            else:
-                role = s.line.role.value if s.line.role else "rôle"
-                what = f"{role}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
-            if s.imposed:
-                what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
-                         else " ; points imposés")
             key = (player, t.name)
             weight, _ = report.weights[key]
-            lines.append(f"{head} : {what} → {decimal_comma(s.points, 1)} points × {decimal_comma(weight * 100, 0)} % "
-                         f"({reasons[key]}) = {decimal_comma(counted[key], 1)}")
+            lines.append(f"{head} : {_explained_place(s, classified)} → {decimal_comma(s.points, 1)} points × "
+                         f"{decimal_comma(weight * 100, 0)} % ({reasons[key]}) = {decimal_comma(counted[key], 1)}")
             parts.append(counted[key])
+    return lines, parts
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    report = summary.report
+    player = find_player(wanted, [st.player for st in report.standings])
+    standing = next(st for st in report.standings if st.player == player)
+    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
+             "Points d'une place (règlement, §1) : 1er : 1000 + nombre de classés ; place p sur x classés : "
+             "1000 / 10^((p - 1) / (x - 1)) ; ex aequo : la moyenne de leurs places.",
+             f"Poids dans la saison (§2) : majeurs 100 % ; autres tournois {percents(tdf.WEIGHTS)} %, puis "
+             f"{percents([tdf.TAIL])} %, du meilleur au moins bon ; en ligne : après les tournois sur table ; "
+             "règle de non-perte.", ""]
+    results, parts = _explained_results(summary, player)
+    lines += results
     lines.append("")
     total = decimal_comma(standing.season.total, 1)
     lines.append(f"Somme : {summed(parts, 1, total)}")
@@ -5662,6 +5691,38 @@ class Roster:
     register: Register = field(default_factory=Register)
 
 
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"division": "Division", "group": "Groupe"}
+
+
+def _read_player(name: str, record: Record, problems: Problems, defaults: list[str]) -> torres.Player | None:
+    """One line of the Joueurs table as the core's player, or None when it has a problem (added to ``problems``)."""
+    found = problems.mark()
+    if torres.is_fictitious(name):
+        problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
+                                      "pas dans Joueurs, il s'écrit seulement dans Matchs")
+    elo = parse_cell(problems, record, "Elo", _elo)
+    if elo is None and record.values.get("Elo") is None:
+        problems.at(record, "Elo", "Elo manquant : l'Elo TORRES de Boîte à Jeux au début de la saison "
+                                   "(quatrième critère du classement, et répartition des nouveaux)")
+    division = parse_cell(problems, record, "Division", _division)
+    group = parse_cell(problems, record, "Groupe", _group)
+    status = parse_cell(problems, record, "Statut", torres.Status.parse)
+    if problems.since(found) or elo is None:
+        return None
+    if status is None:
+        status = _blank_status(record, name, division, group, defaults)
+    player = torres.Player(name, elo, division, group, status)
+    violations = torres.seat_violations(player)
+    for v in violations:
+        problems.at(record, COLUMNS[v.field], v.message)
+    if violations:
+        return None
+    if status is torres.Status.RETURNING:
+        player = torres.Player(name, elo, division, None, status)  # a returning player's group is drawn
+    return player
+
+
 def _read_players(book: Book, problems: Problems) -> Roster:
     players: list[torres.Player] = []
     records: dict[str, Record] = {}
@@ -5670,66 +5731,24 @@ def _read_players(book: Book, problems: Problems) -> Roster:
     register = read_register(book, JOUEURS, problems)
     for entry in register:
         name, record = entry.name, entry.record
-        found = problems.mark()
-        if torres.is_fictitious(name):
-            problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
-                                          "pas dans Joueurs, il s'écrit seulement dans Matchs")
-        elo = parse_cell(problems, record, "Elo", _elo)
-        if elo is None and record.values.get("Elo") is None:
-            problems.at(record, "Elo", "Elo manquant : l'Elo TORRES de Boîte à Jeux au début de la saison "
-                                       "(quatrième critère du classement, et répartition des nouveaux)")
-        division = parse_cell(problems, record, "Division", _division)
-        group = parse_cell(problems, record, "Groupe", _group)
-        status = parse_cell(problems, record, "Statut", torres.Status.parse)
-        if problems.since(found):
+        player = _read_player(name, record, problems, defaults)
+        if player is None:
             continue
-        if status is None:
-            status = _blank_status(record, name, division, group, defaults)
-        placed = _placement(problems, record, status, division, group)
-        if placed is None:
-            continue
-        status, division, group = placed
         records[name] = record
-        players.append(torres.Player(name, elo, division, group, status))
+        players.append(player)
         if club := club_of(record):
             clubs[name] = club
     groups: dict[tuple[int, int], list[torres.Player]] = defaultdict(list)
     for p in players:
         if p.group is not None:
             groups[p.division, p.group].append(p)
-    _check_pyramid(groups, records, problems)
+    for v in torres.pyramid_violations(players):
+        if v.index == torres.WHOLE_TABLE:
+            problems.add(_joueurs_problem(v.message))
+        else:
+            problems.at(records[players[v.index].name], COLUMNS[v.field], v.message)
     spellings = duplicate_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players)
     return Roster(players, records, dict(sorted(groups.items())), clubs, defaults + spellings, register)
-
-
-def _placement(problems: Problems, record: Record, status: torres.Status, division: int | None,
-               group: int | None) -> tuple[torres.Status, int | None, int | None] | None:
-    """A Joueurs line's status, division and group as they go together; None, and a problem, when they do not."""
-    if status is torres.Status.NEW and (division is not None or group is not None):
-        problems.at(record, "Division", "un nouveau joueur n'a ni division ni groupe cette saison : "
-                                        "videz ces cellules (il entrera en division la plus basse)")
-        return None
-    if status is torres.Status.RETURNING:
-        if division is None:
-            problems.at(record, "Division", "division manquante : celle où le joueur revient")
-            return None
-        return status, division, None
-    if status is torres.Status.LEFT and group is not None:
-        problems.at(record, "Groupe", "un joueur parti ne joue pas cette saison : videz son groupe (sa "
-                                      "division, facultative, est celle où il reviendra)")
-        return None
-    if status in (torres.Status.NEW, torres.Status.LEFT):
-        return status, division, group
-    if division is None or group is None:
-        problems.at(record, "Division" if division is None else "Groupe",
-                    f"{'division' if division is None else 'groupe'} manquant : un joueur {status.value} "
-                    "joue cette saison dans une division et un groupe (sinon : nouveau, retour ou parti)")
-        return None
-    if group > torres.groups_in(division):
-        problems.at(record, "Groupe", f"la D{division} a {torres.groups_in(division)} groupe"
-                                      f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")
-        return None
-    return status, division, group
 
 
 def _blank_status(record: Record, name: str, division: int | None, group: int | None, defaults: list[str]) -> torres.Status:
@@ -5742,29 +5761,6 @@ def _blank_status(record: Record, name: str, division: int | None, group: int | 
                                                      "« nouveau » (il entre la saison prochaine en division la plus "
                                                      "basse) ; tapez « nouveau », ou sa division et son groupe")))
     return torres.Status.NEW
-
-
-def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],
-                   problems: Problems) -> None:
-    """§1: divisions 1 to the lowest, each with all its groups; groups of ten above the lowest division."""
-    if not groups:
-        return
-    lowest = max(d for d, _ in groups)
-    for d in range(1, lowest + 1):
-        for g in range(1, torres.groups_in(d) + 1):
-            members = groups.get((d, g), [])
-            if not members:
-                problems.add(_joueurs_problem(f"la D{d} n'a aucun joueur dans son groupe {g} : la division {d} "
-                                              f"a {torres.groups_in(d)} groupe{'s' if d > 1 else ''} "
-                                              f"(la plus basse ici est la D{lowest})"))
-            elif d < lowest and len(members) != torres.GROUP_SIZE:
-                first = records[members[0].name]
-                problems.at(first, "Groupe", f"D{d} groupe {g} : {len(members)} joueurs ; "
-                                             f"{torres.GROUP_SIZE} attendus hors de la division la plus basse")
-            elif len(members) > torres.GROUP_SIZE or len(members) < torres.MATCH_SIZE:
-                first = records[members[0].name]
-                problems.at(first, "Groupe", f"D{d} groupe {g} : {len(members)} joueurs ; de "
-                                             f"{torres.MATCH_SIZE} à {torres.GROUP_SIZE} attendus")
 
 
 def _joueurs_problem(message: str) -> Problem:
@@ -6356,6 +6352,7 @@ from functools import partial
 from typing import Any
 
 from .errors import InvalidInput, Violation, raise_first
+from .limits import CDF_MAX_BONUS
 from .mechanics import competition_ranks_by, rank_key, weighted_best
 from .text import fold
 
@@ -6391,6 +6388,8 @@ FINAL_WEIGHTS = {3: (1.0, 1.0, 0.8), 4: (1.0, 1.0, 0.8, 0.4)}
 TOP_BOARD_BONUS = 0.15  # §III.4
 TOP_BOARD_SIZE = 7
 MAX_TEAM = 3  # §IV.5a
+#: A player's other bonus (§IV.3a), either sign: beyond it, a typing mistake (:mod:`xlcircuit.limits`).
+MAX_BONUS = CDF_MAX_BONUS
 #: Vote ballots (§IV.6b2): points of the first and the second named; awards count the best three games.
 BALLOTS = {"3+1": (3, 1), "2+2": (2, 2)}
 BEST_GAMES = 3
@@ -6502,18 +6501,16 @@ class GameScore:
     behind: int = 0  # centres behind the leader(s)
 
 
-def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) -> None:
-    """§IV.1, §II.4: a board the scoring can take; raises InvalidInput saying what is wrong.
-
-    Seven players (fewer when ``short``: a dummy power or a smaller variant), at most 34 centres and
-    at least one, 0-34 each, a player without a centre eliminated after 0 to ``years`` years, nobody twice.
-    """
-    if not 1 <= years <= YEARS:
-        raise InvalidInput(f"années jouées attendues : de 1 à {YEARS} ; trouvé {years}")
-    if not seats or len(seats) > PLAYERS or (len(seats) < PLAYERS and not short):
-        raise InvalidInput(f"{PLAYERS} joueurs attendus sur une table ; trouvé {len(seats)}"
-                           + ("" if short or len(seats) > PLAYERS else
+def _check_seat_count(count: int, short: bool) -> None:
+    """§II.4: seven players a board (fewer only when ``short``), never more."""
+    if not count or count > PLAYERS or (count < PLAYERS and not short):
+        raise InvalidInput(f"{PLAYERS} joueurs attendus sur une table ; trouvé {count}"
+                           + ("" if short or count > PLAYERS else
                               " (table incomplète : autorisez-la dans les paramètres)"))
+
+
+def _check_once(seats: Sequence[Seat]) -> None:
+    """Nobody twice on a board, and no power played twice."""
     names = Counter(seat.player for seat in seats)
     twice = sorted(name for name, count in names.items() if count > 1)
     if twice:
@@ -6522,6 +6519,18 @@ def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) 
     again = sorted(power.value for power, count in powers.items() if count > 1)
     if again:
         raise InvalidInput(f"{', '.join(again)} joué par plusieurs joueurs de la même table")
+
+
+def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) -> None:
+    """§IV.1, §II.4: a board the scoring can take; raises InvalidInput saying what is wrong.
+
+    Seven players (fewer when ``short``: a dummy power or a smaller variant), at most 34 centres and
+    at least one, 0-34 each, a player without a centre eliminated after 0 to ``years`` years, nobody twice.
+    """
+    if not 1 <= years <= YEARS:
+        raise InvalidInput(f"années jouées attendues : de 1 à {YEARS} ; trouvé {years}")
+    _check_seat_count(len(seats), short)
+    _check_once(seats)
     for seat in seats:
         check_seat(seat, years)
     total = sum(seat.centres for seat in seats)
@@ -6974,6 +6983,13 @@ def seated_at(boards: Iterable[Board]) -> dict[tuple[int, str], set[str]]:
     return dict(seated)
 
 
+def bonus_violations(players: Sequence[Player]) -> list[Violation]:
+    """§IV.3a « autres bonus »: a player's other bonus, either sign, up to :data:`MAX_BONUS` (a larger one is a
+    typing mistake: :mod:`xlcircuit.limits`); each reported on its own record (field ``bonus``)."""
+    return [Violation(i, "bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {player.bonus}")
+            for i, player in enumerate(players) if not -MAX_BONUS <= player.bonus <= MAX_BONUS]
+
+
 def team_violations(players: Sequence[Player]) -> list[Violation]:
     """§IV.5a: a team has three players at most; each one beyond is reported on his own record."""
     members: dict[str, list[str]] = defaultdict(list)
@@ -7109,28 +7125,23 @@ def _qualification(names: Sequence[str], scored: Mapping[tuple[int, str], Sequen
     return lines, qualified
 
 
-def _played_top_board(boards: Sequence[Board], qualified: Sequence[Qualified], top_board: bool, final_played: bool,
-                      warnings: list[str]) -> tuple[Board | None, str | None]:
-    """§III.2-3: the top board as played (the final round's board with an order of choice), and its winner:
-    the most centres, then the last to choose his country."""
+def _top_board_of(boards: Sequence[Board], top_board: bool, final_played: bool) -> Board | None:
+    """§III.2: the board of the last round given an order of choice: the top board (None when there is none);
+    refused: an order of choice without a top board, on several boards, or missing from a played final round."""
     tops = [b for b in boards if b.top_board]
     if not top_board and tops:
         raise InvalidInput("ordre de choix donné alors qu'il n'y a pas de table finale")
     if len(tops) > 1:
         raise InvalidInput(f"ordre de choix donné sur plusieurs tables de la ronde {ROUNDS} : "
                            f"{', '.join(b.table for b in tops)} ; seule la table finale en a un")
-    if not tops:
-        if top_board and final_played:
-            raise InvalidInput(f"table finale : indiquez l'ordre de choix des pays de ses joueurs (ronde {ROUNDS}), "
-                               "ou dites qu'il n'y a pas de table finale")
-        return None, None
-    final_board = tops[0]
-    orders = [s.choice for s in final_board.seats if s.choice is not None]
-    finalists = len(final_board.seats)
-    if len(orders) != finalists or sorted(orders) != list(range(1, finalists + 1)):
-        raise InvalidInput(f"table finale (table {final_board.table}) : ordre de choix attendu de 1 à "
-                           f"{finalists} pour chaque joueur, chacun une fois")
-    champion = max(final_board.seats, key=lambda s: (s.centres, s.choice or 0)).player
+    if not tops and top_board and final_played:
+        raise InvalidInput(f"table finale : indiquez l'ordre de choix des pays de ses joueurs (ronde {ROUNDS}), "
+                           "ou dites qu'il n'y a pas de table finale")
+    return tops[0] if tops else None
+
+
+def _warn_other_finalists(final_board: Board, qualified: Sequence[Qualified], warnings: list[str]) -> None:
+    """A top board played by others than the qualified: said, the bonus going to those who played it."""
     playing = {s.player for s in final_board.seats}
     expected = {q.player for q in qualified}
     if qualified and playing != expected:
@@ -7139,6 +7150,22 @@ def _played_top_board(boards: Sequence[Board], qualified: Sequence[Qualified], t
         warnings.append(f"La table finale jouée (table {final_board.table}) n'est pas celle que le calcul "
                         f"qualifie : manque {missing} ; en plus : {extra}. Le bonus de "
                         f"{TOP_BOARD_BONUS * 100:g} % va aux joueurs de la table jouée.")
+
+
+def _played_top_board(boards: Sequence[Board], qualified: Sequence[Qualified], top_board: bool, final_played: bool,
+                      warnings: list[str]) -> tuple[Board | None, str | None]:
+    """§III.2-3: the top board as played (the final round's board with an order of choice), and its winner:
+    the most centres, then the last to choose his country."""
+    final_board = _top_board_of(boards, top_board, final_played)
+    if final_board is None:
+        return None, None
+    orders = [s.choice for s in final_board.seats if s.choice is not None]
+    finalists = len(final_board.seats)
+    if len(orders) != finalists or sorted(orders) != list(range(1, finalists + 1)):
+        raise InvalidInput(f"table finale (table {final_board.table}) : ordre de choix attendu de 1 à "
+                           f"{finalists} pour chaque joueur, chacun une fois")
+    champion = max(final_board.seats, key=lambda s: (s.centres, s.choice or 0)).player
+    _warn_other_finalists(final_board, qualified, warnings)
     return final_board, champion
 
 
@@ -7174,6 +7201,7 @@ def run_championship(players: Mapping[str, Player], boards: Sequence[Board], vot
     ``favourites`` are (voter, favourite) pairs of the last round (§IV.6b1); ``top_board`` False
     when the organisers decided there is none (§III.5); ``short`` allows boards of fewer than seven.
     """
+    raise_first(bonus_violations(list(players.values())))
     warnings: list[str] = []
     scored, games = _score_boards(boards, short)
     for g in games.values():
@@ -7855,10 +7883,8 @@ def _share_counts(active: int) -> tuple[int, ...]:
     return tuple(int(round_half_up(active * share / 100)) for share in SHARES)
 
 
-def _shares(table1: Sequence[Ranked]) -> tuple[dict[str, tuple[PlayerClass, Reason]], dict[PlayerClass, Record],
-                                                dict[PlayerClass, Record]]:
-    """RÉPARTITION PAR CLASSES: each active player's class by his share of Tableau 1 (I below 15), and the first
-    and the last active player of each class, in Tableau 1 order (before the three-result adjustment)."""
+def _share_classes(table1: Sequence[Ranked]) -> dict[str, tuple[PlayerClass, Reason]]:
+    """Each player of Tableau 1's class by the percentages, else I below 15, else F; with the reason."""
     counts = _share_counts(len(table1))
     by_share: dict[str, tuple[PlayerClass, Reason]] = {}
     for ranked in table1:
@@ -7869,6 +7895,40 @@ def _shares(table1: Sequence[Ranked]) -> tuple[dict[str, tuple[PlayerClass, Reas
             by_share[ranked.record.player] = (PlayerClass.I, Reason.BELOW_15)
         else:
             by_share[ranked.record.player] = (PlayerClass.F, Reason.OTHERS)
+    return by_share
+
+
+def _active_class(record: Record, start: PlayerClass, cls: PlayerClass, reason: Reason,
+                  last: Mapping[PlayerClass, Record]) -> NextClass:
+    """An active player's next class: his share's, or the class above for a three-result player whose mean
+    reaches that of the last of the class above."""
+    above = last.get(cls.up()) if cls is not PlayerClass.X else None
+    if record.three_only and above is not None and rank_key(record.mean) >= rank_key(above.mean):
+        return NextClass(record.player, start, cls.up(), Reason.THREE_UP, above.mean, above.player)
+    return NextClass(record.player, start, cls, reason)
+
+
+def _occasional_class(player: str, record: Record, start: PlayerClass, first: Mapping[PlayerClass, Record],
+                      last: Mapping[PlayerClass, Record]) -> NextClass:
+    """An occasional player's next class: up if his mean reaches the last of the class above; S and X keep
+    theirs; down if his mean is at most the first of the class below; else kept."""
+    above = last.get(start.up()) if start is not PlayerClass.X else None
+    below = first.get(start.down()) if start is not PlayerClass.I else None
+    key = rank_key(record.mean)
+    if above is not None and key >= rank_key(above.mean):
+        return NextClass(player, start, start.up(), Reason.OCCASIONAL_UP, above.mean, above.player)
+    if start in (PlayerClass.S, PlayerClass.X):
+        return NextClass(player, start, start, Reason.OCCASIONAL_FLOOR)
+    if below is not None and key <= rank_key(below.mean):
+        return NextClass(player, start, start.down(), Reason.OCCASIONAL_DOWN, below.mean, below.player)
+    return NextClass(player, start, start, Reason.OCCASIONAL_KEPT)
+
+
+def _shares(table1: Sequence[Ranked]) -> tuple[dict[str, tuple[PlayerClass, Reason]], dict[PlayerClass, Record],
+                                                dict[PlayerClass, Record]]:
+    """RÉPARTITION PAR CLASSES: each active player's class by his share of Tableau 1 (I below 15), and the first
+    and the last active player of each class, in Tableau 1 order (before the three-result adjustment)."""
+    by_share = _share_classes(table1)
     first: dict[PlayerClass, Record] = {}
     last: dict[PlayerClass, Record] = {}
     for ranked in table1:
@@ -7887,27 +7947,10 @@ def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
     for ranked in table1:
         record = ranked.record
         cls, reason = by_share[record.player]
-        change = NextClass(record.player, starts[record.player], cls, reason)
-        above = last.get(cls.up()) if cls is not PlayerClass.X else None
-        if record.three_only and above is not None and rank_key(record.mean) >= rank_key(above.mean):
-            change = NextClass(record.player, starts[record.player], cls.up(), Reason.THREE_UP, above.mean,
-                               above.player)
-        out[record.player] = change
+        out[record.player] = _active_class(record, starts[record.player], cls, reason, last)
     for player, record in records.items():
-        if record.active:
-            continue
-        start = starts[player]
-        above = last.get(start.up()) if start is not PlayerClass.X else None
-        below = first.get(start.down()) if start is not PlayerClass.I else None
-        key = rank_key(record.mean)
-        if above is not None and key >= rank_key(above.mean):
-            out[player] = NextClass(player, start, start.up(), Reason.OCCASIONAL_UP, above.mean, above.player)
-        elif start in (PlayerClass.S, PlayerClass.X):
-            out[player] = NextClass(player, start, start, Reason.OCCASIONAL_FLOOR)
-        elif below is not None and key <= rank_key(below.mean):
-            out[player] = NextClass(player, start, start.down(), Reason.OCCASIONAL_DOWN, below.mean, below.player)
-        else:
-            out[player] = NextClass(player, start, start, Reason.OCCASIONAL_KEPT)
+        if not record.active:
+            out[player] = _occasional_class(player, record, starts[player], first, last)
     for player, start in starts.items():
         if player not in out:
             out[player] = NextClass(player, start, start, Reason.ABSENT)
@@ -8228,12 +8271,9 @@ def _rounded(raw: float, k: int, score: float, ratings: Sequence[int], i: int) -
         return int(round_half_up(float(exact.quantize(_HALF_NOISE))))
 
 
-def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int],
-              lowest_wins: bool = True) -> list[Change]:
-    """§1-§6: every player's change in one game, from the ratings before it, in the order given.
-
-    ``games`` is each player's number of ranked games, this one included (his own K).
-    """
+def _check_rate_inputs(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int]) -> None:
+    """What :func:`rate_game` takes: a game of 3 to 7 (§1), one total and one count per rating, ratings whole and
+    at least the floor (§5), totals bounded (:mod:`xlcircuit.limits`)."""
     n = len(ratings)
     _check_game(n)
     if len(totals) != n or len(games) != n:
@@ -8245,9 +8285,11 @@ def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[i
     for total in totals:
         if not abs(total) <= MAX_TOTAL:
             raise InvalidInput(f"total attendu : un nombre de -{MAX_TOTAL:.0f} à {MAX_TOTAL:.0f} ; trouvé {total}")
-    places = ranks(totals, lowest_wins)
-    ks = [k_factor(g) for g in games]
-    # Sums over each player's duels of expectation and result (§2); each duel is computed once.
+
+
+def _duels(ratings: Sequence[int], places: Sequence[int]) -> tuple[list[float], list[float]]:
+    """§2: each player's sums over his duels of expectation and of result (1, ½, 0); each duel computed once."""
+    n = len(ratings)
     expect = [0.0] * n
     score = [0.0] * n
     for i in range(n):
@@ -8264,20 +8306,38 @@ def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[i
             else:
                 score[i] += 0.5
                 score[j] += 0.5
+    return expect, score
+
+
+def _bounded(delta: int, place: int, places: Sequence[int], rating: int) -> tuple[int, str]:
+    """§4 and §5: a change of at least one point for the player alone first (or alone last), and never below
+    the floor; with the note saying which applied."""
     first, last = min(places), max(places)
-    alone_first = places.count(first) == 1
-    alone_last = places.count(last) == 1
+    note = ""
+    if place == first and places.count(first) == 1 and delta < 1:  # §4: strictly ahead of everyone
+        delta, note = 1, NOTE_AT_LEAST_ONE
+    elif place == last and places.count(last) == 1 and delta > -1:  # §4: strictly behind everyone
+        delta, note = -1, NOTE_AT_LEAST_ONE
+    if rating + delta < FLOOR:  # §5
+        delta, note = int(FLOOR - rating), NOTE_FLOOR
+    return delta, note
+
+
+def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int],
+              lowest_wins: bool = True) -> list[Change]:
+    """§1-§6: every player's change in one game, from the ratings before it, in the order given.
+
+    ``games`` is each player's number of ranked games, this one included (his own K).
+    """
+    _check_rate_inputs(ratings, totals, games)
+    n = len(ratings)
+    places = ranks(totals, lowest_wins)
+    ks = [k_factor(g) for g in games]
+    expect, score = _duels(ratings, places)
     changes = []
     for i in range(n):
         raw = ks[i] * (score[i] - expect[i]) / (n - 1)
-        delta = _rounded(raw, ks[i], score[i], ratings, i)
-        note = ""
-        if places[i] == first and alone_first and delta < 1:  # §4: strictly ahead of everyone
-            delta, note = 1, NOTE_AT_LEAST_ONE
-        elif places[i] == last and alone_last and delta > -1:  # §4: strictly behind everyone
-            delta, note = -1, NOTE_AT_LEAST_ONE
-        if ratings[i] + delta < FLOOR:  # §5
-            delta, note = int(FLOOR - ratings[i]), NOTE_FLOOR
+        delta, note = _bounded(_rounded(raw, ks[i], score[i], ratings, i), places[i], places, ratings[i])
         changes.append(Change(places[i], int(ratings[i]), games[i], ks[i], expect[i] / (n - 1), score[i] / (n - 1),
                               raw, delta, note))
     return changes
@@ -8995,7 +9055,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import InvalidInput
+from . import limits
+from .errors import InvalidInput, Violation, raise_first
 from .mechanics import (
     competition_ranks,
     effective_places,
@@ -9017,6 +9078,8 @@ WEIGHTS = (1.0, 0.8, 0.4, 0.2)
 TAIL = 0.1
 #: Classified tournaments needed to be ranked in the season (§2).
 MIN_CLASSIFIED = 2
+#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
+MAX_IMPOSED = limits.MAX_IMPOSED
 #: Two totals closer than this are equal (float noise), so the no-loss rule keeps the tournament.
 _EPSILON = 1e-9
 
@@ -9146,8 +9209,83 @@ CANCELLED_WITH_PLACES = ("un tournoi annulé n'a pas de classement : « annulé 
                          "(retirez les places ou le rôle « annulé »)")
 
 
+def _number_text(value: float) -> str:
+    """A number as a message quotes it: ``200000``, ``-5``, ``2.5``."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else str(value)
+
+
+def line_violations(line: Line, index: int = 0) -> list[Violation]:
+    """What one result line breaks on its own (§1): a line is a place or a 100-point role; a place is ≥ 1;
+    « annulé » (a cancelled tournament) has no place; imposed points are from 0 to :data:`MAX_IMPOSED`."""
+    found: list[Violation] = []
+    if line.place is None and line.role is None:
+        found.append(Violation(index, "place", "place manquante : un joueur classé a une place ; sinon indiquez son "
+                                               "rôle (organisateur, aide, annulé)"))
+    elif line.place is not None and line.place < 1:
+        found.append(Violation(index, "place", f"place attendue ≥ 1 ; trouvé {line.place}"))
+    if misplaced_cancellations([line]):
+        found.append(Violation(index, "role", "un tournoi annulé n'a pas de classement : retirez la place "
+                                              "ou le rôle « annulé »"))
+    points = line.imposed_points
+    if points is not None and not 0 <= points <= MAX_IMPOSED:
+        found.append(Violation(index, "imposed_points", f"nombre de points entre 0 et {MAX_IMPOSED} attendu ; "
+                                                        f"trouvé {_number_text(float(points))}"))
+    return found
+
+
+def classified_count(lines: Sequence[Line]) -> int:
+    """x of §1: the number of classified players of a tournament (distinct people with a place)."""
+    return len({line.player for line in lines if line.place is not None})
+
+
+def tournament_violations(lines: Sequence[Line], name: str = "") -> list[Violation]:
+    """What a single line cannot show (§1): « annulé » in a tournament with places; « the points of place N »
+    (a special decision) for a place past the tournament's last classified (``1 ≤ N ≤ x``)."""
+    which = f"« {name} »" if name else "le tournoi"
+    found = [Violation(i, "role", f"{which} est marqué annulé mais a des joueurs classés")
+             for i in misplaced_cancellations(lines)]
+    x = classified_count(lines)
+    for i, line in enumerate(lines):
+        wanted = line.imposed_place
+        if wanted is not None and not 1 <= wanted <= x:
+            has = f"n'a que {x} classé{'s' if x > 1 else ''}" if x else "n'a aucun classé"
+            found.append(Violation(i, "imposed_place", f"place {wanted} demandée, mais {which} {has}"))
+    return found
+
+
 def _best_line_first(line: Line) -> tuple[bool, int]:
     return (line.place is None, line.place or 0)
+
+
+def _refuse_bad_lines(lines: Sequence[Line]) -> None:
+    """The plain-data checks of :func:`score_tournament`, the first broken rule raised (§1)."""
+    if misplaced_cancellations(lines):
+        raise InvalidInput(CANCELLED_WITH_PLACES)
+    for line in lines:
+        if line.place is None and line.role is None:
+            raise InvalidInput(f"{line.player} : ni place ni rôle")
+        if line.place is not None and line.place < 1:
+            raise InvalidInput(f"{line.player} : place attendue ≥ 1 ; trouvé {line.place}")
+    raise_first([v for i, line in enumerate(lines) for v in line_violations(line, i) if v.field == "imposed_points"]
+                + [v for v in tournament_violations(lines) if v.field == "imposed_place"])
+
+
+def _kept_lines(lines: Sequence[Line]) -> list[int]:
+    """The index of each person's best line (§1 « doublon »: his other lines are duplicates), in line order."""
+    by_player: dict[str, list[int]] = defaultdict(list)
+    for i, line in enumerate(lines):
+        by_player[line.player].append(i)
+    return sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
+
+
+def _with_imposed(line: Line, points: float, classified: int, interrupted: bool) -> tuple[float, bool]:
+    """§1 special decisions: the line's imposed points, or those of its imposed place, else ``points``; and
+    whether they were imposed."""
+    if line.imposed_points is not None:
+        return float(line.imposed_points), True
+    if line.imposed_place is not None:
+        return place_points(line.imposed_place, classified, interrupted), True
+    return points, False
 
 
 def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[Scored]:
@@ -9158,17 +9296,8 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
     the best one is kept and the people behind the others move up. ``annulé`` with places is refused
     (:func:`misplaced_cancellations`).
     """
-    if misplaced_cancellations(lines):
-        raise InvalidInput(CANCELLED_WITH_PLACES)
-    by_player: dict[str, list[int]] = defaultdict(list)
-    for i, line in enumerate(lines):
-        if line.place is None and line.role is None:
-            raise InvalidInput(f"{line.player} : ni place ni rôle")
-        if line.place is not None and line.place < 1:
-            raise InvalidInput(f"{line.player} : place attendue ≥ 1 ; trouvé {line.place}")
-        by_player[line.player].append(i)
-
-    kept = sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
+    _refuse_bad_lines(lines)
+    kept = _kept_lines(lines)
     official_of = {i: place for i in kept if (place := lines[i].place) is not None}
     classified, official = list(official_of), list(official_of.values())
     x = len(classified)
@@ -9181,17 +9310,12 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
     for i, line in enumerate(lines):
         if i not in kept_set:
             scored.append(Scored(line, Status.DUPLICATE))
-            continue
-        if i in places:
-            status, place, tied, points = Status.CLASSIFIED, places[i], sizes[i], shared[i]
+        elif i in places:
+            points, imposed = _with_imposed(line, shared[i], x, interrupted)
+            scored.append(Scored(line, Status.CLASSIFIED, places[i], sizes[i], points, imposed))
         else:
-            status, place, tied, points = Status.ROLE, None, None, ROLE_POINTS
-        imposed = line.imposed_points is not None or line.imposed_place is not None
-        if line.imposed_points is not None:
-            points = float(line.imposed_points)
-        elif line.imposed_place is not None:
-            points = place_points(line.imposed_place, x, interrupted)
-        scored.append(Scored(line, status, place, tied, points, imposed))
+            points, imposed = _with_imposed(line, ROLE_POINTS, x, interrupted)
+            scored.append(Scored(line, Status.ROLE, None, None, points, imposed))
     return scored
 
 
@@ -9393,6 +9517,7 @@ _SOURCES['xlcircuit.rules.text'] = False, r'''
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 
@@ -9414,6 +9539,69 @@ _WORDS = ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit
 def in_words(n: int) -> str:
     """A small count as French prose writes it (``5`` -> ``cinq``); beyond ten, its digits."""
     return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def whole_number(value: object) -> int | None:
+    """A whole number as a cell holds it (``3``, ``3.0`` or the text ``"3"``, ``"3,0"``); None for anything else."""
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.replace(",", "."))
+        except ValueError:
+            return None
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return None
+    if isinstance(number, float) and not number.is_integer():  # nan, inf and 2.5 are no whole numbers
+        return None
+    return int(number)  # an int of hundreds of digits (a number cell of a damaged file) as it is: bounds refuse it
+
+
+#: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).
+_ORDINAL = re.compile(r"(\d{1,9})\s*(?:er|re|ere|e|eme|nde?)")  # a longer number is no place
+
+
+def ordinal(value: object) -> int | None:
+    """The number of a French ordinal typed as text (``1er``, ``1re``, ``2e``, ``3ème``, ``2nd``, ``1ᵉʳ``); None for
+    anything else (``3er`` and ``5nd`` are no ordinals)."""
+    if not isinstance(value, str):
+        return None
+    match = _ORDINAL.fullmatch(fold(value))  # fold: NFKD, so 1ᵉʳ is 1er
+    if match is None:
+        return None
+    number, suffix = int(match.group(1)), match.group(0)[len(match.group(1)):].strip()
+    if (suffix in ("er", "re", "ere") and number != 1) or (suffix.startswith("nd") and number != 2):
+        return None
+    return number
+
+
+#: A tie written beside a place, as rankings write it: « 3 ex », « 3 ex aequo », « ex. 3 », « 3= », « =3 »,
+#: « 3 (ex) » (folded: ``æ`` is kept by the fold, so « ex æquo » is listed too).
+_TIE = r"(?:\(?\s*ex\.?(?:[\s-]*(?:aequo|æquo))?\s*\)?|=)"
+_TIED = re.compile(rf"{_TIE}?\s*(?P<place>[^=\s()][^=()]*?)\s*{_TIE}?")
+
+
+def tied_place(value: object) -> int | None:
+    """A place written with a tie mark (``3 ex``, ``ex 3``, ``3=``, ``2e ex aequo``): its number; None for anything
+    else (the tie itself is the equal places, as the rules read them)."""
+    if not isinstance(value, str):
+        return None
+    text = fold(value)
+    match = _TIED.fullmatch(text)
+    if match is None or match.group("place") == text:
+        return None  # no tie mark: not this form
+    place = match.group("place")
+    number = whole_number(place)
+    return number if number is not None else ordinal(place)
+
+
+def place_number(value: object) -> int | None:
+    """A place as people type it: a whole number (``3``, ``3.0``, ``"3"``), a French ordinal (``1er``, ``2e``,
+    ``3ème``) or either with a tie mark (``3 ex``, ``3=``); None for anything else. Bounds (a place is at least
+    1) are the caller's."""
+    number = whole_number(value)
+    if number is None:
+        number = ordinal(value)
+    return number if number is not None else tied_place(value)
 '''
 
 # --- xlcircuit/rules/torres.py -----------------------------------------------------------------------
@@ -9436,7 +9624,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain, combinations, cycle
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Violation
 from .limits import TORRES_MAX_NUMBER
 from .mechanics import competition_ranks, competition_ranks_by, rank_key, share_ties
 from .text import fold
@@ -9612,6 +9800,76 @@ class Player:
     def __post_init__(self) -> None:
         if not abs(self.elo) <= MAX_NUMBER:
             raise InvalidInput(f"{self.name} : Elo attendu de -{MAX_NUMBER:.0f} à {MAX_NUMBER:.0f} ; trouvé {self.elo}")
+
+
+def seat_violations(player: Player, index: int = 0) -> list[Violation]:
+    """§1 and §4 « Retrait du championnat »: where a player is this season: a new player has neither division nor
+    group (he enters the lowest division next season); a returning player has the division he comes back to
+    (his group is drawn); a player who left has no group (his division, optional, is the one he would come back
+    to); every other a division and one of its groups (division d has 2^(d-1) groups). Fields ``division`` and
+    ``group``; at most one violation."""
+    division, group, status = player.division, player.group, player.status
+    if status is Status.NEW:
+        if division is not None or group is not None:
+            return [Violation(index, "division", "un nouveau joueur n'a ni division ni groupe cette saison : "
+                                                 "videz ces cellules (il entrera en division la plus basse)")]
+        return []
+    if status is Status.RETURNING:
+        if division is None:
+            return [Violation(index, "division", "division manquante : celle où le joueur revient")]
+        return []
+    if status is Status.LEFT:
+        if group is not None:
+            return [Violation(index, "group", "un joueur parti ne joue pas cette saison : videz son groupe (sa "
+                                              "division, facultative, est celle où il reviendra)")]
+        return []
+    if division is None or group is None:
+        field = "division" if division is None else "group"
+        return [Violation(index, field, f"{'division' if division is None else 'groupe'} manquant : un joueur "
+                                        f"{status.value} joue cette saison dans une division et un groupe (sinon : "
+                                        "nouveau, retour ou parti)")]
+    if group > groups_in(division):
+        return [Violation(index, "group", f"la D{division} a {groups_in(division)} groupe"
+                                          f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")]
+    return []
+
+
+#: The index of :func:`pyramid_violations`' violations that no player's line can show: a group nobody is in.
+WHOLE_TABLE = -1
+
+
+def _group_size_message(d: int, g: int, size: int, lowest: int) -> str | None:
+    """§1: ten players a group above the lowest division; four to ten in the lowest."""
+    if d < lowest and size != GROUP_SIZE:
+        return f"D{d} groupe {g} : {size} joueurs ; {GROUP_SIZE} attendus hors de la division la plus basse"
+    if size > GROUP_SIZE or size < MATCH_SIZE:
+        return f"D{d} groupe {g} : {size} joueurs ; de {MATCH_SIZE} à {GROUP_SIZE} attendus"
+    return None
+
+
+def pyramid_violations(players: Sequence[Player]) -> list[Violation]:
+    """§1: this season's pyramid (the players with a group): divisions 1 to the lowest, each with all its
+    2^(d-1) groups, ten players a group above the lowest division and four to ten in it. A group's violation is
+    on its first player's index (field ``group``); a group without players is on :data:`WHOLE_TABLE`
+    (field ``division``)."""
+    groups: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, p in enumerate(players):
+        if p.group is not None and p.division is not None:
+            groups[p.division, p.group].append(i)
+    if not groups:
+        return []
+    lowest = max(d for d, _ in groups)
+    found: list[Violation] = []
+    for d in range(1, lowest + 1):
+        for g in range(1, groups_in(d) + 1):
+            members = groups.get((d, g), [])
+            if not members:
+                found.append(Violation(WHOLE_TABLE, "division", f"la D{d} n'a aucun joueur dans son groupe {g} : "
+                                       f"la division {d} a {groups_in(d)} groupe{'s' if d > 1 else ''} "
+                                       f"(la plus basse ici est la D{lowest})"))
+            elif (message := _group_size_message(d, g, len(members), lowest)) is not None:
+                found.append(Violation(members[0], "group", message))
+    return found
 
 
 @dataclass(frozen=True)
@@ -10133,6 +10391,28 @@ def _opens(d: int, count: int) -> bool:
     return count >= MATCH_SIZE * groups_in(d)
 
 
+def _deal_all(slots: list[list[Movement]], incoming: list[Movement], rng: random.Random) -> None:
+    """:func:`_deal` of ``incoming``: the returning (and coming-down) players first, then the new ones."""
+    _deal(slots, [m for m in incoming if m.move is not Move.NEW], [m for m in incoming if m.move is Move.NEW], rng)
+
+
+def _overflow(d: int, beyond: list[Movement], groups: dict[Key, list[Movement]], c: _Composer) -> None:
+    """§4: players past ten per group in the lowest division D{d}: a D{d+1} opens if its groups can all play (or
+    players coming down must have a place), else they wait for a later season."""
+    if not beyond:
+        return
+    must = [m for m in beyond if m.move not in (Move.NEW, Move.RETURNING)]
+    if must or _opens(d + 1, len(beyond)):
+        more: list[list[Movement]] = [[] for _ in range(groups_in(d + 1))]
+        _deal_all(more, beyond, c.rng)
+        groups.update({(d + 1, j): slot for j, slot in enumerate(more, start=1)})
+        c.warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
+                          f"s'ouvre pour {len(beyond)} joueurs.")
+    else:
+        c.waiting += [Movement(m.player, Move.WAITING, origin=m.origin) for m in beyond]
+        c.warnings.append(_waiting_warning(d, [m.player.name for m in beyond]))
+
+
 def _lowest(d: int, slots: list[list[Movement]], back: list[Movement], news: list[Movement],
             c: _Composer) -> dict[Key, list[Movement]]:
     """§4: the lowest division: returning players, then new players dealt in a snake by Elo into
@@ -10142,18 +10422,9 @@ def _lowest(d: int, slots: list[list[Movement]], back: list[Movement], news: lis
     room = max(0, GROUP_SIZE * G - sum(len(s) for s in slots))
     incoming = back + news
     here, beyond = incoming[:room], incoming[room:]
-    _deal(slots, [m for m in here if m.move is not Move.NEW], [m for m in here if m.move is Move.NEW], c.rng)
+    _deal_all(slots, here, c.rng)
     groups = {(d, j): slot for j, slot in enumerate(slots, start=1)}
-    must = [m for m in beyond if m.move not in (Move.NEW, Move.RETURNING)]
-    if beyond and (must or _opens(d + 1, len(beyond))):
-        more: list[list[Movement]] = [[] for _ in range(groups_in(d + 1))]
-        _deal(more, [m for m in beyond if m.move is not Move.NEW], [m for m in beyond if m.move is Move.NEW], c.rng)
-        groups.update({(d + 1, j): slot for j, slot in enumerate(more, start=1)})
-        c.warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
-                          f"s'ouvre pour {len(beyond)} joueurs.")
-    elif beyond:
-        c.waiting += [Movement(m.player, Move.WAITING, origin=m.origin) for m in beyond]
-        c.warnings.append(_waiting_warning(d, [m.player.name for m in beyond]))
+    _overflow(d, beyond, groups, c)
     c.warnings += _size_warnings(groups, " la saison prochaine")
     return groups
 
@@ -10514,13 +10785,12 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from ..rules import limits
 from ..rules.errors import InvalidInput
-from ..rules.text import clean, fold
+from ..rules.text import clean, fold, place_number, whole_number
 
 #: First characters that make a spreadsheet read text as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@")
@@ -10542,57 +10812,8 @@ def as_text(value: object) -> str | None:
     return clean(str(value)) or None
 
 
-def _whole(value: object) -> int | None:
-    """A whole number (``3``, ``3.0`` or the text ``"3"``); None for anything else."""
-    number = value
-    if isinstance(value, str):
-        try:
-            number = float(value.replace(",", "."))
-        except ValueError:
-            return None
-    if isinstance(number, bool) or not isinstance(number, (int, float)):
-        return None
-    if isinstance(number, float) and not number.is_integer():  # nan, inf and 2.5 are no whole numbers
-        return None
-    return int(number)  # an int of hundreds of digits (a number cell of a damaged file) as it is: bounds refuse it
-
-
 #: The largest place, count or number a table takes (:mod:`xlcircuit.limits`).
 MAX_WHOLE = limits.MAX_PLACE
-
-
-#: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).
-_ORDINAL = re.compile(r"(\d{1,9})\s*(?:er|re|ere|e|eme|nde?)")  # a longer number is no place
-#: A tie written beside a place, as rankings write it: « 3 ex », « 3 ex aequo », « ex. 3 », « 3= », « =3 »,
-#: « 3 (ex) » (folded: ``æ`` is kept by the fold, so « ex æquo » is listed too).
-_TIE = r"(?:\(?\s*ex\.?(?:[\s-]*(?:aequo|æquo))?\s*\)?|=)"
-_TIED = re.compile(rf"{_TIE}?\s*(?P<place>[^=\s()][^=()]*?)\s*{_TIE}?")
-
-
-def _ordinal(value: object) -> int | None:
-    """The number of a French ordinal typed as text (``1er``, ``2e``, ``3ème``, ``1ᵉʳ``); None for anything else."""
-    if not isinstance(value, str):
-        return None
-    match = _ORDINAL.fullmatch(fold(value))  # fold: NFKD, so 1ᵉʳ is 1er
-    if match is None:
-        return None
-    number, suffix = int(match.group(1)), match.group(0)[len(match.group(1)):].strip()
-    if (suffix in ("er", "re", "ere") and number != 1) or (suffix.startswith("nd") and number != 2):
-        return None  # "3er", "5nd": not an ordinal
-    return number
-
-
-def _tied_place(value: object) -> int | None:
-    """A place written with a tie mark (``3 ex``, ``ex 3``, ``3=``, ``2e ex aequo``): its number; None for
-    anything else (the tie itself is the equal places, as the rules read them)."""
-    if not isinstance(value, str):
-        return None
-    text = fold(value)
-    match = _TIED.fullmatch(text)
-    if match is None or match.group("place") == text:
-        return None  # no tie mark: not this form
-    place = match.group("place")
-    return _whole(place) if _whole(place) is not None else _ordinal(place)
 
 
 def as_positive_int(value: object, what: str = "place") -> int | None:
@@ -10601,11 +10822,7 @@ def as_positive_int(value: object, what: str = "place") -> int | None:
     None for a blank."""
     if value is None:
         return None
-    number = _whole(value)
-    if number is None and what == "place":
-        number = _ordinal(value)
-        if number is None:
-            number = _tied_place(value)
+    number = place_number(value) if what == "place" else whole_number(value)
     if number is None or number < 1:
         raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {shown(value)}")
     if number > MAX_WHOLE:
@@ -10617,7 +10834,7 @@ def as_whole(value: object, what: str, low: int, high: int) -> int | None:
     """A whole number from ``low`` to ``high`` (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
     if value is None:
         return None
-    number = _whole(value)
+    number = whole_number(value)
     if number is None or not low <= number <= high:
         raise InvalidInput(f"{what} attendu : un entier de {low} à {high} ; trouvé {shown(value)}")
     return number
@@ -12251,21 +12468,32 @@ def _spelled(name: str, where: str | None) -> str:
 
 
 def unmatched_warnings(register: Register, players: Iterable[str], what: str = "aucun résultat") -> list[str]:
-    """A registered player without results whose name is close to a name with results: a typo that would
-    drop him from his club's workbook, said with his cell and the alias that would merge them. A registered
-    player without results and no such name is no typo (a register carried over from last season names
-    players who have not played yet)."""
-    known = sorted(set(players))
+    """A registered player without results whose name is probably a name with results (« MULLER Jean » in
+    Joueurs, « Jean Muller » in the results: :func:`names.probable_duplicates`, else a close spelling): a typo
+    that would drop him from his club's workbook, said with his cell and the alias that would merge them. A
+    registered player without results and no such name is no typo (a register carried over from last season
+    names players who have not played yet)."""
+    known = set(players)
+    idle = [entry for entry in register if entry.name not in known]
+    if not idle:
+        return []
+    likely: dict[str, str] = {}
+    idle_names = {entry.name for entry in idle}
+    for a, b, _ in probable_duplicates([*idle_names, *sorted(known)]):
+        if a in known and b in idle_names:
+            a, b = b, a
+        if a in idle_names and b in known:
+            likely.setdefault(a, b)
+    ordered = sorted(known)
     warnings = []
-    for entry in register:
-        if entry.name in known:
-            continue
-        close = difflib.get_close_matches(entry.name, known, n=1, cutoff=0.75)
-        if not close:
+    for entry in idle:
+        close = likely.get(entry.name) or next(iter(difflib.get_close_matches(entry.name, ordered, n=1, cutoff=0.75)),
+                                               None)
+        if close is None:
             continue
         warnings.append(f"{entry.cell} : « {entry.name} », de la table « Joueurs », n'a {what} ; faute de frappe "
-                        f"pour « {close[0]} » ? (il ne figure donc dans aucun classeur de club). Si c'est la même "
-                        f"personne : {fusion_command(entry.name, close[0])}")
+                        f"pour « {close} » ? (il ne figure donc dans aucun classeur de club). Si c'est la même "
+                        f"personne : {fusion_command(entry.name, close)}")
     return warnings
 
 

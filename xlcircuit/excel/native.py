@@ -45,7 +45,7 @@ TDF_ROLES = {
     "aide": ("aide", "aidant", "aidante"),
     "annulé": ("annulé", "annule", "annulée", "annulee", "tournoi annulé", "tournoi annule"),
 }
-#: A place typed as a French ordinal (``cells.as_positive_int``): the suffixes after its number, any number,
+#: A place typed as a French ordinal (``rules.text.place_number``): the suffixes after its number, any number,
 #: then those of 1 only and of 2 only (``1er``, ``1re``, ``2nd``); none for a number typed as text.
 _ANY_SUFFIX, _FIRST_SUFFIX, _SECOND_SUFFIX = ("", "e", "ème", "eme"), ("er", "re", "ère", "ere"), ("nd", "nde")
 

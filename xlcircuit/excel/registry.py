@@ -78,7 +78,7 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
         "Points TdF d'un joueur classé à une place parmi n classés : moyenne des places partagées par "
         "les ex aequo, sans bonus du vainqueur si le tournoi est interrompu. Non arrondi.",
         (
-            Argument("place", "Place effective du joueur : 1 + nombre de classés devant lui (de 1 à n)."),
+            Argument("place", "Place effective du joueur : 1 + nombre de classés devant lui (de 1 à n ; 3 ou 3e)."),
             Argument(
                 "n",
                 "Nombre de joueurs classés du tournoi (personnes distinctes ; organisateurs et aides "
@@ -103,7 +103,7 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
         (
             Argument(
                 "places",
-                "Plage des places officielles (1, 2, 2, 4…) ; organisateur, aide ou annulé pour une "
+                "Plage des places officielles (1, 2, 2, 4… ou 1er, 2e…) ; organisateur, aide ou annulé pour une "
                 "personne non classée à 100 points (annulé : tournoi annulé, sans aucune place) ; vide si non "
                 "classée ; doublon (2e ligne d'un joueur) : vide ou doublon.",
                 range=True,
@@ -123,8 +123,8 @@ TDF_FUNCTIONS: tuple[Function, ...] = (
             "cellule vide). Les classés derrière le doublon remontent alors d'une place (règlement, §1), et le "
             "doublon ne compte pas dans le nombre de classés. Par exemple, A 1er, B 2e, A 3e, C 4e se tape 1, 2, "
             "`doublon`, 4 : A 1003, B 316,228 (2e sur 3), C 100.",
-            "Les places s'écrivent en nombres (`1`, `2`) : « 1er », « 2e » sont refusés par la fonction (le "
-            "remplissage d'un classeur et le classeur de formules, eux, les lisent).",
+            "Les places s'écrivent en nombres (`1`, `2`) ou en ordinaux, comme au remplissage d'un classeur : "
+            "« 1er », « 1re », « 2e », « 2nd », « 3ème » (les fonctions TDF_POINTS et DBM_POINTS aussi).",
         ),
     ),
     Function(
@@ -193,7 +193,7 @@ DBM_FUNCTIONS: tuple[Function, ...] = (
         "résultats des places qu'ils occupent. Non arrondi.",
         (
             _VFT,
-            Argument("place", "Place finale du joueur (ou de l'équipe) : 1 + nombre de joueurs devant lui."),
+            Argument("place", "Place finale du joueur (ou de l'équipe) : 1 + nombre de joueurs devant lui (3 ou 3e)."),
             Argument("n", "Nombre de joueurs du tournoi (NJT), ou d'équipes en double."),
             Argument(
                 "tied",

@@ -17,7 +17,8 @@ entries in the registry, ``xlcircuit.functions``.
 
 Arguments are declared without ``numbers=int`` on purpose: xlwings would then round ``2.6``
 to ``3`` (Python rounding, halves to even) before the function sees it, and a mistyped place
-would be scored silently. The functions take floats and accept only whole ones. Arguments use
+would be scored silently. The functions take floats and accept only whole ones; a place may also be
+typed as a fill reads it (« 3 », « 1er », « 2e », « 3ème »: ``rules.text.place_number``). Arguments use
 ``err_to_str=True`` so that an error cell (``#N/A``) is reported instead of read as a blank.
 Off Windows the decorators are no-ops, so these are plain Python functions.
 """
@@ -34,7 +35,7 @@ import xlwings as xw
 
 from ..rules import cdf, dbm, elo, limits, tdf, torres
 from ..rules.errors import InvalidInput, XlcircuitError
-from ..rules.text import clean, fold
+from ..rules.text import clean, fold, place_number
 from . import registry as functions
 
 __all__ = [entry.name for entry in functions.FUNCTIONS]
@@ -112,9 +113,24 @@ def _single(value: Any, what: str) -> Any:
     return value
 
 
+def _expected(low: int, high: int | None) -> str:
+    return f"entier de {low} à {high}" if high is not None else f"entier ≥ {low}"
+
+
+def _place(value: Any, what: str, low: int, high: int | None = None) -> int:
+    """A cell -> a place in low..high, read as a fill reads it (:func:`xlcircuit.rules.text.place_number`): a
+    whole number (3.0 is 3, the text « 3 » too) or a French ordinal (« 1er », « 2e », « 3ème »)."""
+    if not isinstance(value, str) or _is_blank(value):
+        return _whole(value, what, low, high)
+    number = place_number(value)
+    if number is None or number < low or (high is not None and number > high):
+        raise _refuse(what, _expected(low, high), value)
+    return number
+
+
 def _whole(value: Any, what: str, low: int, high: int | None = None) -> int:
     """A cell -> a whole number in low..high: 3.0 is 3; 2.6, text, TRUE and blanks are refused."""
-    expected = f"entier de {low} à {high}" if high is not None else f"entier ≥ {low}"
+    expected = _expected(low, high)
     if not isinstance(value, Real) or isinstance(value, bool):
         raise _refuse(what, expected, value)
     if not math.isfinite(value) or not float(value).is_integer():
@@ -202,7 +218,7 @@ def _place_or_role(value: Any, where: str) -> int | tdf.Role | None:
     """A cell of a classification: an official place, a 100-point role, or None (not classified)."""
     if _is_blank(value) or (isinstance(value, str) and fold(value) == tdf.Status.DUPLICATE.value):
         return None  # a doublon's cell: not classified, the people behind it move up (§1)
-    if isinstance(value, str):
+    if isinstance(value, str) and place_number(value) is None:
         try:
             role = tdf.Role.parse(value)
         except InvalidInput:
@@ -211,7 +227,7 @@ def _place_or_role(value: Any, where: str) -> int | tdf.Role | None:
             roles = ", ".join(r.value for r in tdf.Role)
             raise _refuse(where, f"place ou {roles}", value)
         return role
-    return _whole(value, where, 1)
+    return _place(value, where, 1)
 
 
 def _kind(value: Any, where: str) -> tdf.Kind:
@@ -275,7 +291,7 @@ def _declared(function):
 def TDF_POINTS(place, n, tied=1, interrupted=False):
     """§1: the points of each of ``tied`` players tied at ``place`` among ``n`` classified."""
     count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
-    at = _whole(_single(place, "place"), "place", 1, count)
+    at = _place(_single(place, "place"), "place", 1, count)
     tied = _single(tied, "tied")
     group = 1 if _is_blank(tied) else _whole(tied, "tied", 1)
     return tdf.tied_points(at, count, group, _flag(interrupted, "interrupted"))
@@ -360,7 +376,7 @@ def DBM_POINTS(vft, place, n, tied=1):
     """CADABRA: the RFJ of each of ``tied`` players tied at ``place`` among ``n``."""
     value = _dbm_vft(vft)
     count = _whole(_single(n, "n"), "n", 1, MAX_COUNT)
-    at = _whole(_single(place, "place"), "place", 1, count)
+    at = _place(_single(place, "place"), "place", 1, count)
     tied = _single(tied, "tied")
     group = 1 if _is_blank(tied) else _whole(tied, "tied", 1, count - at + 1)
     return dbm.tied_points(value, at, count, group)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from openpyxl.workbook.workbook import Workbook
 
-from ..rules import cdf, limits, seasons
+from ..rules import cdf, seasons
 from ..rules.errors import InvalidInput, Problem, Violation, WorkbookProblems
 from ..rules.mechanics import rank_key, rounded_parts
 from ..rules.text import fold, in_words
@@ -47,7 +47,7 @@ FEDERATION, TITLE, TEMPLATE, EXAMPLE = INFO.code, INFO.name, INFO.template, INFO
 DATE_FORMAT = "dd/mm/yyyy"
 SCORE_FORMAT = "0.00"  # Super Pastis scores have halves and thirds: shown to the hundredth
 #: Bonuses beyond this are a typing mistake (:mod:`xlcircuit.limits`).
-MAX_BONUS = limits.CDF_MAX_BONUS
+MAX_BONUS = cdf.MAX_BONUS
 
 TOP_BOARD_COLOUR = "E2EFDA"
 
@@ -162,7 +162,7 @@ MEILLEURS_PAYS = TableSpec("Meilleurs pays", "MeilleursPays", (
 
 #: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
 COLUMNS = {"round": "Ronde", "table": "Table", "player": "Joueur", "centres": "Centres", "survived": "Éliminé après",
-           "years": "Années jouées", "choice": "Ordre de choix", "team": "Équipe", "voter": "Votant",
+           "years": "Années jouées", "choice": "Ordre de choix", "team": "Équipe", "bonus": "Bonus", "voter": "Votant",
            "first": "Premier", "second": "Second", "category": "Catégorie", "favourite": "Joueur préféré"}
 
 FAVOURITE = "joueur préféré"
@@ -319,10 +319,8 @@ def _read_players(book: Book, problems: Problems) -> tuple[Register, dict[str, c
         birth = parse_cell(problems, record, "Naissance", as_date)
         foreign = parse_cell(problems, record, "Étranger", as_yes_no)
         bonus = parse_cell(problems, record, "Bonus", as_number, "bonus (un nombre de points)")
-        if bonus is not None and not -MAX_BONUS <= bonus <= MAX_BONUS:
-            problems.at(record, "Bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {bonus}")
-            bonus = None
         players[name] = cdf.Player(name, birth, bool(foreign), team, bonus or 0.0)
+        _report(problems, [record], cdf.bonus_violations([players[name]]))
         born[name] = at_cell(record, "Naissance")
         records.append(record)
         if club:

@@ -654,6 +654,40 @@ compute, fill = STEPS.compute, STEPS.fill
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
 
 
+def _explained_result(r: dbm.Result, summary: Summary) -> str:
+    """One result of a player, for ``explain``: the place (or the referee's bonus), the VFT, the RFJ, counted or not."""
+    value = summary.report.values.get(r.tournament)
+    if r.referee:
+        what = "arbitre : prime d'arbitrage (moitié de la VFT, 100 au plus)"
+    else:
+        tie = f", ex aequo à {r.tied}" if r.tied and r.tied > 1 else ""
+        what = f"{nth(r.effective)}{tie} sur {value.njt if value else '?'} (NJT)"
+        what += f", joue en classe {r.vaj.letter}" if r.vaj else ""
+    vft = f" ; VFT {decimal_comma(value.vft, 2)}" if value else ""
+    remark = _remark(r, summary)
+    date = next((t.date for t in summary.tournaments if t.name == r.tournament), None)
+    return (f"  {when(date)}  {r.tournament} : {what}{vft} → RFJ {decimal_comma(r.points, 2)} ; "
+            f"{'compté' if r.counted else 'non compté (hors des quatre meilleurs)'}"
+            + (f" ({remark})" if remark else ""))
+
+
+def _explained_total(summary: Summary, player: str, record: dbm.Record) -> list[str]:
+    """The end of ``explain``: the sum of the best four, then the place in Tableau 1 (or occasional) and the total."""
+    parts = rounded_parts(list(record.best), 2)
+    total = decimal_comma(record.total, 2)
+    lines = [f"Somme des {len(parts)} meilleurs : {summed(parts, 2, total)}"]
+    place = next((r.place for r in summary.report.tableau1 if r.record.player == player), None)
+    if place is None:
+        lines.append(f"Occasionnel : {record.tournaments} tournoi{'s' if record.tournaments > 1 else ''} ; il en "
+                     "faut trois pour figurer au tableau 1.")
+        lines.append(f"Total (hors tableau 1) : {total}")
+    else:
+        star = " (* : trois tournois seulement)" if record.three_only else ""
+        lines.append(f"Tableau 1 : {nth(place)}{star}.")
+        lines.append(f"Total au tableau 1 : {total}")
+    return lines
+
+
 def explain(summary: Summary, wanted: str) -> list[str]:
     """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
     the last line ending on his published total."""
@@ -666,37 +700,12 @@ def explain(summary: Summary, wanted: str) -> list[str]:
              "(feuille « Valeurs ») ; ex aequo : la moyenne de leurs places.",
              "Tableau 1 : les joueurs d'au moins trois tournois, par la somme de leurs quatre meilleurs résultats.",
              ""]
-    dates = {t.name: t.date for t in summary.tournaments}
-    for r in (r for r in results if r.player == player):
-        value = report.values.get(r.tournament)
-        if r.referee:
-            what = "arbitre : prime d'arbitrage (moitié de la VFT, 100 au plus)"
-        else:
-            tie = f", ex aequo à {r.tied}" if r.tied and r.tied > 1 else ""
-            what = f"{nth(r.effective)}{tie} sur {value.njt if value else '?'} (NJT)"
-            what += f", joue en classe {r.vaj.letter}" if r.vaj else ""
-        vft = f" ; VFT {decimal_comma(value.vft, 2)}" if value else ""
-        remark = _remark(r, summary)
-        lines.append(f"  {when(dates.get(r.tournament))}  {r.tournament} : {what}{vft} → RFJ {decimal_comma(r.points, 2)} ; "
-                     f"{'compté' if r.counted else 'non compté (hors des quatre meilleurs)'}"
-                     + (f" ({remark})" if remark else ""))
+    lines += [_explained_result(r, summary) for r in results if r.player == player]
     lines.append("")
     if record is None:
         lines.append("Hors championnat : aucun tournoi français cette saison.")
         return lines
-    parts = rounded_parts(list(record.best), 2)
-    total = decimal_comma(record.total, 2)
-    lines.append(f"Somme des {len(parts)} meilleurs : {summed(parts, 2, total)}")
-    place = next((r.place for r in report.tableau1 if r.record.player == player), None)
-    if place is None:
-        lines.append(f"Occasionnel : {record.tournaments} tournoi{'s' if record.tournaments > 1 else ''} ; il en "
-                     "faut trois pour figurer au tableau 1.")
-        lines.append(f"Total (hors tableau 1) : {total}")
-    else:
-        star = " (* : trois tournois seulement)" if record.three_only else ""
-        lines.append(f"Tableau 1 : {nth(place)}{star}.")
-        lines.append(f"Total au tableau 1 : {total}")
-    return lines
+    return lines + _explained_total(summary, player, record)
 
 
 # --- season after season ---------------------------------------------------------------------------

@@ -14,8 +14,7 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..rules import limits, seasons, tdf
-from ..rules.errors import InvalidInput
+from ..rules import seasons, tdf
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.cells import as_date, as_number, as_positive_int, as_yes_no, put
@@ -57,8 +56,6 @@ WEIGHTED = Mark(fill="FFF2CC", italic=True)
 SET_ASIDE = Mark(fill="EDEDED", strike=True, grey=True)
 UNRANKED = Mark(italic=True, grey=True)
 WEIGHT_FORMAT = "0%"
-#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
-MAX_IMPOSED = limits.MAX_IMPOSED
 
 TOP = 15  # players in the standings' bar chart
 TOP_TITLE = f"Les {TOP} premiers"
@@ -185,13 +182,15 @@ def put_example(wb: Workbook) -> None:
 
 
 def _imposed(value: object) -> tuple[float | None, int | None]:
-    """``Points imposés``: a number of points, or ``place N`` for the points of place N."""
+    """``Points imposés``: a number of points, or ``place N`` for the points of place N (their bounds are the
+    core's: :func:`xlcircuit.rules.tdf.line_violations`, :func:`~xlcircuit.rules.tdf.tournament_violations`)."""
     if isinstance(value, str) and fold(value).startswith("place"):
         return None, as_positive_int(value.strip()[5:].strip(), "place")
-    points = as_number(value, "nombre de points (ou « place N »)")
-    if points is not None and not 0 <= points <= MAX_IMPOSED:
-        raise InvalidInput(f"nombre de points entre 0 et {MAX_IMPOSED} attendu ; trouvé {value}")
-    return points, None
+    return as_number(value, "nombre de points (ou « place N »)"), None
+
+
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"place": "Place", "role": "Rôle", "imposed_points": "Points imposés", "imposed_place": "Points imposés"}
 
 
 def _read_tournaments(book: Book, problems: Problems) -> list[TournamentRow]:
@@ -232,33 +231,24 @@ def _read_results(book: Book, problems: Problems, tournaments: set[str], registe
         imposed_points, imposed_place = parse_cell(problems, record, "Points imposés", _imposed) or (None, None)
         if problems.since(found) or tournament is None or player is None:
             continue
-        if place is None and role is None:
-            problems.at(record, "Place", "place manquante : un joueur classé a une place ; sinon indiquez son "
-                                         "rôle (organisateur, aide, annulé)")
-        else:
-            line = tdf.Line(player, place, role, imposed_points, imposed_place)
-            if tdf.misplaced_cancellations([line]):
-                problems.at(record, "Rôle", "un tournoi annulé n'a pas de classement : retirez la place "
-                                            "ou le rôle « annulé »")
-            else:
-                entries.append(Entry(record, tournament, line))
+        line = tdf.Line(player, place, role, imposed_points, imposed_place)
+        violations = tdf.line_violations(line)
+        for v in violations:
+            problems.at(record, COLUMNS[v.field], v.message)
+        if not violations:
+            entries.append(Entry(record, tournament, line))
     return entries
 
 
 def _check_tournaments(entries: list[Entry], problems: Problems) -> None:
-    """What a single line cannot show: a cancelled tournament with a classification, a place N past the last."""
+    """What a single line cannot show (the core's check): a cancelled tournament with a classification, a
+    place N past the last classified."""
     by_tournament: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
         by_tournament[entry.tournament].append(entry)
     for name, group in by_tournament.items():
-        classified = {e.line.player for e in group if e.line.place is not None}
-        for i in tdf.misplaced_cancellations([e.line for e in group]):
-            problems.at(group[i].record, "Rôle", f"« {name} » est marqué annulé mais a des joueurs classés")
-        for entry in group:
-            if entry.line.imposed_place is not None and entry.line.imposed_place > max(len(classified), 1):
-                problems.at(entry.record, "Points imposés",
-                            f"place {entry.line.imposed_place} demandée, mais « {name} » n'a que "
-                            f"{len(classified)} classés")
+        for v in tdf.tournament_violations([e.line for e in group], name):
+            problems.at(group[v.index].record, COLUMNS[v.field], v.message)
 
 
 def _warnings(tournaments: list[TournamentRow], entries: list[Entry], report: tdf.SeasonReport) -> list[str]:
@@ -601,21 +591,29 @@ compute, fill = STEPS.compute, STEPS.fill
 # --- the explanation of a player's points (xlcircuit explain) -------------------------------------
 
 
-def explain(summary: Summary, wanted: str) -> list[str]:
-    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
-    the last line ending on his published total."""
+def _explained_place(s: tdf.Scored, classified: int) -> str:
+    """What a line of a player earned, for ``explain``: his place among the classified (or his 100-point role),
+    and the imposed points if any."""
+    if s.status is tdf.Status.CLASSIFIED:
+        tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
+        what = f"{nth(s.place)}{tie} sur {classified} classés"
+    else:
+        role = s.line.role.value if s.line.role else "rôle"
+        what = f"{role}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
+    if s.imposed:
+        what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
+                 else " ; points imposés")
+    return what
+
+
+def _explained_results(summary: Summary, player: str) -> tuple[list[str], list[float]]:
+    """For ``explain``: a line per result of ``player`` (points × weight, with the rule = what it counts), and
+    the counted parts of the sum."""
     report = summary.report
-    player = find_player(wanted, [st.player for st in report.standings])
-    standing = next(st for st in report.standings if st.player == player)
     reasons = weight_reasons(summary)
     counted = counted_points(summary)
-    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
-             "Points d'une place (règlement, §1) : 1er : 1000 + nombre de classés ; place p sur x classés : "
-             "1000 / 10^((p - 1) / (x - 1)) ; ex aequo : la moyenne de leurs places.",
-             f"Poids dans la saison (§2) : majeurs 100 % ; autres tournois {percents(tdf.WEIGHTS)} %, puis "
-             f"{percents([tdf.TAIL])} %, du meilleur au moins bon ; en ligne : après les tournois sur table ; "
-             "règle de non-perte.", ""]
-    parts = []
+    lines: list[str] = []
+    parts: list[float] = []
     for t in summary.tournaments:
         scored = report.scored[t.name]
         classified = sum(1 for s in scored if s.status is tdf.Status.CLASSIFIED)
@@ -626,20 +624,28 @@ def explain(summary: Summary, wanted: str) -> list[str]:
             if s.status is tdf.Status.DUPLICATE:
                 lines.append(f"{head} : deuxième ligne (doublon) : ne compte pas.")
                 continue
-            if s.status is tdf.Status.CLASSIFIED:
-                tie = f", ex aequo à {s.tied}" if s.tied and s.tied > 1 else ""
-                what = f"{nth(s.place)}{tie} sur {classified} classés"
-            else:
-                role = s.line.role.value if s.line.role else "rôle"
-                what = f"{role}, non classé : {decimal_comma(tdf.ROLE_POINTS, 0)} points"
-            if s.imposed:
-                what += (f" ; points imposés : ceux de la place {s.line.imposed_place}" if s.line.imposed_place
-                         else " ; points imposés")
             key = (player, t.name)
             weight, _ = report.weights[key]
-            lines.append(f"{head} : {what} → {decimal_comma(s.points, 1)} points × {decimal_comma(weight * 100, 0)} % "
-                         f"({reasons[key]}) = {decimal_comma(counted[key], 1)}")
+            lines.append(f"{head} : {_explained_place(s, classified)} → {decimal_comma(s.points, 1)} points × "
+                         f"{decimal_comma(weight * 100, 0)} % ({reasons[key]}) = {decimal_comma(counted[key], 1)}")
             parts.append(counted[key])
+    return lines, parts
+
+
+def explain(summary: Summary, wanted: str) -> list[str]:
+    """``xlcircuit explain``: the lines explaining ``wanted``'s points, in French, each result with its rule,
+    the last line ending on his published total."""
+    report = summary.report
+    player = find_player(wanted, [st.player for st in report.standings])
+    standing = next(st for st in report.standings if st.player == player)
+    lines = [f"{player} — {TITLE} {summary.season}".rstrip(),
+             "Points d'une place (règlement, §1) : 1er : 1000 + nombre de classés ; place p sur x classés : "
+             "1000 / 10^((p - 1) / (x - 1)) ; ex aequo : la moyenne de leurs places.",
+             f"Poids dans la saison (§2) : majeurs 100 % ; autres tournois {percents(tdf.WEIGHTS)} %, puis "
+             f"{percents([tdf.TAIL])} %, du meilleur au moins bon ; en ligne : après les tournois sur table ; "
+             "règle de non-perte.", ""]
+    results, parts = _explained_results(summary, player)
+    lines += results
     lines.append("")
     total = decimal_comma(standing.season.total, 1)
     lines.append(f"Somme : {summed(parts, 1, total)}")

@@ -293,6 +293,38 @@ class Roster:
     register: Register = field(default_factory=Register)
 
 
+#: The column of each field the core's checks locate a violation on (:class:`xlcircuit.errors.Violation`).
+COLUMNS = {"division": "Division", "group": "Groupe"}
+
+
+def _read_player(name: str, record: Record, problems: Problems, defaults: list[str]) -> torres.Player | None:
+    """One line of the Joueurs table as the core's player, or None when it has a problem (added to ``problems``)."""
+    found = problems.mark()
+    if torres.is_fictitious(name):
+        problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
+                                      "pas dans Joueurs, il s'écrit seulement dans Matchs")
+    elo = parse_cell(problems, record, "Elo", _elo)
+    if elo is None and record.values.get("Elo") is None:
+        problems.at(record, "Elo", "Elo manquant : l'Elo TORRES de Boîte à Jeux au début de la saison "
+                                   "(quatrième critère du classement, et répartition des nouveaux)")
+    division = parse_cell(problems, record, "Division", _division)
+    group = parse_cell(problems, record, "Groupe", _group)
+    status = parse_cell(problems, record, "Statut", torres.Status.parse)
+    if problems.since(found) or elo is None:
+        return None
+    if status is None:
+        status = _blank_status(record, name, division, group, defaults)
+    player = torres.Player(name, elo, division, group, status)
+    violations = torres.seat_violations(player)
+    for v in violations:
+        problems.at(record, COLUMNS[v.field], v.message)
+    if violations:
+        return None
+    if status is torres.Status.RETURNING:
+        player = torres.Player(name, elo, division, None, status)  # a returning player's group is drawn
+    return player
+
+
 def _read_players(book: Book, problems: Problems) -> Roster:
     players: list[torres.Player] = []
     records: dict[str, Record] = {}
@@ -301,66 +333,24 @@ def _read_players(book: Book, problems: Problems) -> Roster:
     register = read_register(book, JOUEURS, problems)
     for entry in register:
         name, record = entry.name, entry.record
-        found = problems.mark()
-        if torres.is_fictitious(name):
-            problems.at(record, "Joueur", f"« {name} » est le nom d'un joueur fictif (forfait) : il ne se déclare "
-                                          "pas dans Joueurs, il s'écrit seulement dans Matchs")
-        elo = parse_cell(problems, record, "Elo", _elo)
-        if elo is None and record.values.get("Elo") is None:
-            problems.at(record, "Elo", "Elo manquant : l'Elo TORRES de Boîte à Jeux au début de la saison "
-                                       "(quatrième critère du classement, et répartition des nouveaux)")
-        division = parse_cell(problems, record, "Division", _division)
-        group = parse_cell(problems, record, "Groupe", _group)
-        status = parse_cell(problems, record, "Statut", torres.Status.parse)
-        if problems.since(found):
+        player = _read_player(name, record, problems, defaults)
+        if player is None:
             continue
-        if status is None:
-            status = _blank_status(record, name, division, group, defaults)
-        placed = _placement(problems, record, status, division, group)
-        if placed is None:
-            continue
-        status, division, group = placed
         records[name] = record
-        players.append(torres.Player(name, elo, division, group, status))
+        players.append(player)
         if club := club_of(record):
             clubs[name] = club
     groups: dict[tuple[int, int], list[torres.Player]] = defaultdict(list)
     for p in players:
         if p.group is not None:
             groups[p.division, p.group].append(p)
-    _check_pyramid(groups, records, problems)
+    for v in torres.pyramid_violations(players):
+        if v.index == torres.WHOLE_TABLE:
+            problems.add(_joueurs_problem(v.message))
+        else:
+            problems.at(records[players[v.index].name], COLUMNS[v.field], v.message)
     spellings = duplicate_warnings((p.name, at_cell(records[p.name], "Joueur")) for p in players)
     return Roster(players, records, dict(sorted(groups.items())), clubs, defaults + spellings, register)
-
-
-def _placement(problems: Problems, record: Record, status: torres.Status, division: int | None,
-               group: int | None) -> tuple[torres.Status, int | None, int | None] | None:
-    """A Joueurs line's status, division and group as they go together; None, and a problem, when they do not."""
-    if status is torres.Status.NEW and (division is not None or group is not None):
-        problems.at(record, "Division", "un nouveau joueur n'a ni division ni groupe cette saison : "
-                                        "videz ces cellules (il entrera en division la plus basse)")
-        return None
-    if status is torres.Status.RETURNING:
-        if division is None:
-            problems.at(record, "Division", "division manquante : celle où le joueur revient")
-            return None
-        return status, division, None
-    if status is torres.Status.LEFT and group is not None:
-        problems.at(record, "Groupe", "un joueur parti ne joue pas cette saison : videz son groupe (sa "
-                                      "division, facultative, est celle où il reviendra)")
-        return None
-    if status in (torres.Status.NEW, torres.Status.LEFT):
-        return status, division, group
-    if division is None or group is None:
-        problems.at(record, "Division" if division is None else "Groupe",
-                    f"{'division' if division is None else 'groupe'} manquant : un joueur {status.value} "
-                    "joue cette saison dans une division et un groupe (sinon : nouveau, retour ou parti)")
-        return None
-    if group > torres.groups_in(division):
-        problems.at(record, "Groupe", f"la D{division} a {torres.groups_in(division)} groupe"
-                                      f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")
-        return None
-    return status, division, group
 
 
 def _blank_status(record: Record, name: str, division: int | None, group: int | None, defaults: list[str]) -> torres.Status:
@@ -373,29 +363,6 @@ def _blank_status(record: Record, name: str, division: int | None, group: int | 
                                                      "« nouveau » (il entre la saison prochaine en division la plus "
                                                      "basse) ; tapez « nouveau », ou sa division et son groupe")))
     return torres.Status.NEW
-
-
-def _check_pyramid(groups: dict[tuple[int, int], list[torres.Player]], records: dict[str, Record],
-                   problems: Problems) -> None:
-    """§1: divisions 1 to the lowest, each with all its groups; groups of ten above the lowest division."""
-    if not groups:
-        return
-    lowest = max(d for d, _ in groups)
-    for d in range(1, lowest + 1):
-        for g in range(1, torres.groups_in(d) + 1):
-            members = groups.get((d, g), [])
-            if not members:
-                problems.add(_joueurs_problem(f"la D{d} n'a aucun joueur dans son groupe {g} : la division {d} "
-                                              f"a {torres.groups_in(d)} groupe{'s' if d > 1 else ''} "
-                                              f"(la plus basse ici est la D{lowest})"))
-            elif d < lowest and len(members) != torres.GROUP_SIZE:
-                first = records[members[0].name]
-                problems.at(first, "Groupe", f"D{d} groupe {g} : {len(members)} joueurs ; "
-                                             f"{torres.GROUP_SIZE} attendus hors de la division la plus basse")
-            elif len(members) > torres.GROUP_SIZE or len(members) < torres.MATCH_SIZE:
-                first = records[members[0].name]
-                problems.at(first, "Groupe", f"D{d} groupe {g} : {len(members)} joueurs ; de "
-                                             f"{torres.MATCH_SIZE} à {torres.GROUP_SIZE} attendus")
 
 
 def _joueurs_problem(message: str) -> Problem:

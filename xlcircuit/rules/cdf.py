@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from .errors import InvalidInput, Violation, raise_first
+from .limits import CDF_MAX_BONUS
 from .mechanics import competition_ranks_by, rank_key, weighted_best
 from .text import fold
 
@@ -52,6 +53,8 @@ FINAL_WEIGHTS = {3: (1.0, 1.0, 0.8), 4: (1.0, 1.0, 0.8, 0.4)}
 TOP_BOARD_BONUS = 0.15  # §III.4
 TOP_BOARD_SIZE = 7
 MAX_TEAM = 3  # §IV.5a
+#: A player's other bonus (§IV.3a), either sign: beyond it, a typing mistake (:mod:`xlcircuit.limits`).
+MAX_BONUS = CDF_MAX_BONUS
 #: Vote ballots (§IV.6b2): points of the first and the second named; awards count the best three games.
 BALLOTS = {"3+1": (3, 1), "2+2": (2, 2)}
 BEST_GAMES = 3
@@ -163,18 +166,16 @@ class GameScore:
     behind: int = 0  # centres behind the leader(s)
 
 
-def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) -> None:
-    """§IV.1, §II.4: a board the scoring can take; raises InvalidInput saying what is wrong.
-
-    Seven players (fewer when ``short``: a dummy power or a smaller variant), at most 34 centres and
-    at least one, 0-34 each, a player without a centre eliminated after 0 to ``years`` years, nobody twice.
-    """
-    if not 1 <= years <= YEARS:
-        raise InvalidInput(f"années jouées attendues : de 1 à {YEARS} ; trouvé {years}")
-    if not seats or len(seats) > PLAYERS or (len(seats) < PLAYERS and not short):
-        raise InvalidInput(f"{PLAYERS} joueurs attendus sur une table ; trouvé {len(seats)}"
-                           + ("" if short or len(seats) > PLAYERS else
+def _check_seat_count(count: int, short: bool) -> None:
+    """§II.4: seven players a board (fewer only when ``short``), never more."""
+    if not count or count > PLAYERS or (count < PLAYERS and not short):
+        raise InvalidInput(f"{PLAYERS} joueurs attendus sur une table ; trouvé {count}"
+                           + ("" if short or count > PLAYERS else
                               " (table incomplète : autorisez-la dans les paramètres)"))
+
+
+def _check_once(seats: Sequence[Seat]) -> None:
+    """Nobody twice on a board, and no power played twice."""
     names = Counter(seat.player for seat in seats)
     twice = sorted(name for name, count in names.items() if count > 1)
     if twice:
@@ -183,6 +184,18 @@ def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) 
     again = sorted(power.value for power, count in powers.items() if count > 1)
     if again:
         raise InvalidInput(f"{', '.join(again)} joué par plusieurs joueurs de la même table")
+
+
+def check_board(seats: Sequence[Seat], years: int = YEARS, short: bool = False) -> None:
+    """§IV.1, §II.4: a board the scoring can take; raises InvalidInput saying what is wrong.
+
+    Seven players (fewer when ``short``: a dummy power or a smaller variant), at most 34 centres and
+    at least one, 0-34 each, a player without a centre eliminated after 0 to ``years`` years, nobody twice.
+    """
+    if not 1 <= years <= YEARS:
+        raise InvalidInput(f"années jouées attendues : de 1 à {YEARS} ; trouvé {years}")
+    _check_seat_count(len(seats), short)
+    _check_once(seats)
     for seat in seats:
         check_seat(seat, years)
     total = sum(seat.centres for seat in seats)
@@ -635,6 +648,13 @@ def seated_at(boards: Iterable[Board]) -> dict[tuple[int, str], set[str]]:
     return dict(seated)
 
 
+def bonus_violations(players: Sequence[Player]) -> list[Violation]:
+    """§IV.3a « autres bonus »: a player's other bonus, either sign, up to :data:`MAX_BONUS` (a larger one is a
+    typing mistake: :mod:`xlcircuit.limits`); each reported on its own record (field ``bonus``)."""
+    return [Violation(i, "bonus", f"bonus entre -{MAX_BONUS} et {MAX_BONUS} attendu ; trouvé {player.bonus}")
+            for i, player in enumerate(players) if not -MAX_BONUS <= player.bonus <= MAX_BONUS]
+
+
 def team_violations(players: Sequence[Player]) -> list[Violation]:
     """§IV.5a: a team has three players at most; each one beyond is reported on his own record."""
     members: dict[str, list[str]] = defaultdict(list)
@@ -770,28 +790,23 @@ def _qualification(names: Sequence[str], scored: Mapping[tuple[int, str], Sequen
     return lines, qualified
 
 
-def _played_top_board(boards: Sequence[Board], qualified: Sequence[Qualified], top_board: bool, final_played: bool,
-                      warnings: list[str]) -> tuple[Board | None, str | None]:
-    """§III.2-3: the top board as played (the final round's board with an order of choice), and its winner:
-    the most centres, then the last to choose his country."""
+def _top_board_of(boards: Sequence[Board], top_board: bool, final_played: bool) -> Board | None:
+    """§III.2: the board of the last round given an order of choice: the top board (None when there is none);
+    refused: an order of choice without a top board, on several boards, or missing from a played final round."""
     tops = [b for b in boards if b.top_board]
     if not top_board and tops:
         raise InvalidInput("ordre de choix donné alors qu'il n'y a pas de table finale")
     if len(tops) > 1:
         raise InvalidInput(f"ordre de choix donné sur plusieurs tables de la ronde {ROUNDS} : "
                            f"{', '.join(b.table for b in tops)} ; seule la table finale en a un")
-    if not tops:
-        if top_board and final_played:
-            raise InvalidInput(f"table finale : indiquez l'ordre de choix des pays de ses joueurs (ronde {ROUNDS}), "
-                               "ou dites qu'il n'y a pas de table finale")
-        return None, None
-    final_board = tops[0]
-    orders = [s.choice for s in final_board.seats if s.choice is not None]
-    finalists = len(final_board.seats)
-    if len(orders) != finalists or sorted(orders) != list(range(1, finalists + 1)):
-        raise InvalidInput(f"table finale (table {final_board.table}) : ordre de choix attendu de 1 à "
-                           f"{finalists} pour chaque joueur, chacun une fois")
-    champion = max(final_board.seats, key=lambda s: (s.centres, s.choice or 0)).player
+    if not tops and top_board and final_played:
+        raise InvalidInput(f"table finale : indiquez l'ordre de choix des pays de ses joueurs (ronde {ROUNDS}), "
+                           "ou dites qu'il n'y a pas de table finale")
+    return tops[0] if tops else None
+
+
+def _warn_other_finalists(final_board: Board, qualified: Sequence[Qualified], warnings: list[str]) -> None:
+    """A top board played by others than the qualified: said, the bonus going to those who played it."""
     playing = {s.player for s in final_board.seats}
     expected = {q.player for q in qualified}
     if qualified and playing != expected:
@@ -800,6 +815,22 @@ def _played_top_board(boards: Sequence[Board], qualified: Sequence[Qualified], t
         warnings.append(f"La table finale jouée (table {final_board.table}) n'est pas celle que le calcul "
                         f"qualifie : manque {missing} ; en plus : {extra}. Le bonus de "
                         f"{TOP_BOARD_BONUS * 100:g} % va aux joueurs de la table jouée.")
+
+
+def _played_top_board(boards: Sequence[Board], qualified: Sequence[Qualified], top_board: bool, final_played: bool,
+                      warnings: list[str]) -> tuple[Board | None, str | None]:
+    """§III.2-3: the top board as played (the final round's board with an order of choice), and its winner:
+    the most centres, then the last to choose his country."""
+    final_board = _top_board_of(boards, top_board, final_played)
+    if final_board is None:
+        return None, None
+    orders = [s.choice for s in final_board.seats if s.choice is not None]
+    finalists = len(final_board.seats)
+    if len(orders) != finalists or sorted(orders) != list(range(1, finalists + 1)):
+        raise InvalidInput(f"table finale (table {final_board.table}) : ordre de choix attendu de 1 à "
+                           f"{finalists} pour chaque joueur, chacun une fois")
+    champion = max(final_board.seats, key=lambda s: (s.centres, s.choice or 0)).player
+    _warn_other_finalists(final_board, qualified, warnings)
     return final_board, champion
 
 
@@ -835,6 +866,7 @@ def run_championship(players: Mapping[str, Player], boards: Sequence[Board], vot
     ``favourites`` are (voter, favourite) pairs of the last round (§IV.6b1); ``top_board`` False
     when the organisers decided there is none (§III.5); ``short`` allows boards of fewer than seven.
     """
+    raise_first(bonus_violations(list(players.values())))
     warnings: list[str] = []
     scored, games = _score_boards(boards, short)
     for g in games.values():

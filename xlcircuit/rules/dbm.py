@@ -454,10 +454,8 @@ def _share_counts(active: int) -> tuple[int, ...]:
     return tuple(int(round_half_up(active * share / 100)) for share in SHARES)
 
 
-def _shares(table1: Sequence[Ranked]) -> tuple[dict[str, tuple[PlayerClass, Reason]], dict[PlayerClass, Record],
-                                                dict[PlayerClass, Record]]:
-    """RÉPARTITION PAR CLASSES: each active player's class by his share of Tableau 1 (I below 15), and the first
-    and the last active player of each class, in Tableau 1 order (before the three-result adjustment)."""
+def _share_classes(table1: Sequence[Ranked]) -> dict[str, tuple[PlayerClass, Reason]]:
+    """Each player of Tableau 1's class by the percentages, else I below 15, else F; with the reason."""
     counts = _share_counts(len(table1))
     by_share: dict[str, tuple[PlayerClass, Reason]] = {}
     for ranked in table1:
@@ -468,6 +466,40 @@ def _shares(table1: Sequence[Ranked]) -> tuple[dict[str, tuple[PlayerClass, Reas
             by_share[ranked.record.player] = (PlayerClass.I, Reason.BELOW_15)
         else:
             by_share[ranked.record.player] = (PlayerClass.F, Reason.OTHERS)
+    return by_share
+
+
+def _active_class(record: Record, start: PlayerClass, cls: PlayerClass, reason: Reason,
+                  last: Mapping[PlayerClass, Record]) -> NextClass:
+    """An active player's next class: his share's, or the class above for a three-result player whose mean
+    reaches that of the last of the class above."""
+    above = last.get(cls.up()) if cls is not PlayerClass.X else None
+    if record.three_only and above is not None and rank_key(record.mean) >= rank_key(above.mean):
+        return NextClass(record.player, start, cls.up(), Reason.THREE_UP, above.mean, above.player)
+    return NextClass(record.player, start, cls, reason)
+
+
+def _occasional_class(player: str, record: Record, start: PlayerClass, first: Mapping[PlayerClass, Record],
+                      last: Mapping[PlayerClass, Record]) -> NextClass:
+    """An occasional player's next class: up if his mean reaches the last of the class above; S and X keep
+    theirs; down if his mean is at most the first of the class below; else kept."""
+    above = last.get(start.up()) if start is not PlayerClass.X else None
+    below = first.get(start.down()) if start is not PlayerClass.I else None
+    key = rank_key(record.mean)
+    if above is not None and key >= rank_key(above.mean):
+        return NextClass(player, start, start.up(), Reason.OCCASIONAL_UP, above.mean, above.player)
+    if start in (PlayerClass.S, PlayerClass.X):
+        return NextClass(player, start, start, Reason.OCCASIONAL_FLOOR)
+    if below is not None and key <= rank_key(below.mean):
+        return NextClass(player, start, start.down(), Reason.OCCASIONAL_DOWN, below.mean, below.player)
+    return NextClass(player, start, start, Reason.OCCASIONAL_KEPT)
+
+
+def _shares(table1: Sequence[Ranked]) -> tuple[dict[str, tuple[PlayerClass, Reason]], dict[PlayerClass, Record],
+                                                dict[PlayerClass, Record]]:
+    """RÉPARTITION PAR CLASSES: each active player's class by his share of Tableau 1 (I below 15), and the first
+    and the last active player of each class, in Tableau 1 order (before the three-result adjustment)."""
+    by_share = _share_classes(table1)
     first: dict[PlayerClass, Record] = {}
     last: dict[PlayerClass, Record] = {}
     for ranked in table1:
@@ -486,27 +518,10 @@ def next_classes(table1: Sequence[Ranked], records: Mapping[str, Record],
     for ranked in table1:
         record = ranked.record
         cls, reason = by_share[record.player]
-        change = NextClass(record.player, starts[record.player], cls, reason)
-        above = last.get(cls.up()) if cls is not PlayerClass.X else None
-        if record.three_only and above is not None and rank_key(record.mean) >= rank_key(above.mean):
-            change = NextClass(record.player, starts[record.player], cls.up(), Reason.THREE_UP, above.mean,
-                               above.player)
-        out[record.player] = change
+        out[record.player] = _active_class(record, starts[record.player], cls, reason, last)
     for player, record in records.items():
-        if record.active:
-            continue
-        start = starts[player]
-        above = last.get(start.up()) if start is not PlayerClass.X else None
-        below = first.get(start.down()) if start is not PlayerClass.I else None
-        key = rank_key(record.mean)
-        if above is not None and key >= rank_key(above.mean):
-            out[player] = NextClass(player, start, start.up(), Reason.OCCASIONAL_UP, above.mean, above.player)
-        elif start in (PlayerClass.S, PlayerClass.X):
-            out[player] = NextClass(player, start, start, Reason.OCCASIONAL_FLOOR)
-        elif below is not None and key <= rank_key(below.mean):
-            out[player] = NextClass(player, start, start.down(), Reason.OCCASIONAL_DOWN, below.mean, below.player)
-        else:
-            out[player] = NextClass(player, start, start, Reason.OCCASIONAL_KEPT)
+        if not record.active:
+            out[player] = _occasional_class(player, record, starts[player], first, last)
     for player, start in starts.items():
         if player not in out:
             out[player] = NextClass(player, start, start, Reason.ABSENT)

@@ -146,12 +146,9 @@ def _rounded(raw: float, k: int, score: float, ratings: Sequence[int], i: int) -
         return int(round_half_up(float(exact.quantize(_HALF_NOISE))))
 
 
-def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int],
-              lowest_wins: bool = True) -> list[Change]:
-    """§1-§6: every player's change in one game, from the ratings before it, in the order given.
-
-    ``games`` is each player's number of ranked games, this one included (his own K).
-    """
+def _check_rate_inputs(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int]) -> None:
+    """What :func:`rate_game` takes: a game of 3 to 7 (§1), one total and one count per rating, ratings whole and
+    at least the floor (§5), totals bounded (:mod:`xlcircuit.limits`)."""
     n = len(ratings)
     _check_game(n)
     if len(totals) != n or len(games) != n:
@@ -163,9 +160,11 @@ def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[i
     for total in totals:
         if not abs(total) <= MAX_TOTAL:
             raise InvalidInput(f"total attendu : un nombre de -{MAX_TOTAL:.0f} à {MAX_TOTAL:.0f} ; trouvé {total}")
-    places = ranks(totals, lowest_wins)
-    ks = [k_factor(g) for g in games]
-    # Sums over each player's duels of expectation and result (§2); each duel is computed once.
+
+
+def _duels(ratings: Sequence[int], places: Sequence[int]) -> tuple[list[float], list[float]]:
+    """§2: each player's sums over his duels of expectation and of result (1, ½, 0); each duel computed once."""
+    n = len(ratings)
     expect = [0.0] * n
     score = [0.0] * n
     for i in range(n):
@@ -182,20 +181,38 @@ def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[i
             else:
                 score[i] += 0.5
                 score[j] += 0.5
+    return expect, score
+
+
+def _bounded(delta: int, place: int, places: Sequence[int], rating: int) -> tuple[int, str]:
+    """§4 and §5: a change of at least one point for the player alone first (or alone last), and never below
+    the floor; with the note saying which applied."""
     first, last = min(places), max(places)
-    alone_first = places.count(first) == 1
-    alone_last = places.count(last) == 1
+    note = ""
+    if place == first and places.count(first) == 1 and delta < 1:  # §4: strictly ahead of everyone
+        delta, note = 1, NOTE_AT_LEAST_ONE
+    elif place == last and places.count(last) == 1 and delta > -1:  # §4: strictly behind everyone
+        delta, note = -1, NOTE_AT_LEAST_ONE
+    if rating + delta < FLOOR:  # §5
+        delta, note = int(FLOOR - rating), NOTE_FLOOR
+    return delta, note
+
+
+def rate_game(ratings: Sequence[int], totals: Sequence[float], games: Sequence[int],
+              lowest_wins: bool = True) -> list[Change]:
+    """§1-§6: every player's change in one game, from the ratings before it, in the order given.
+
+    ``games`` is each player's number of ranked games, this one included (his own K).
+    """
+    _check_rate_inputs(ratings, totals, games)
+    n = len(ratings)
+    places = ranks(totals, lowest_wins)
+    ks = [k_factor(g) for g in games]
+    expect, score = _duels(ratings, places)
     changes = []
     for i in range(n):
         raw = ks[i] * (score[i] - expect[i]) / (n - 1)
-        delta = _rounded(raw, ks[i], score[i], ratings, i)
-        note = ""
-        if places[i] == first and alone_first and delta < 1:  # §4: strictly ahead of everyone
-            delta, note = 1, NOTE_AT_LEAST_ONE
-        elif places[i] == last and alone_last and delta > -1:  # §4: strictly behind everyone
-            delta, note = -1, NOTE_AT_LEAST_ONE
-        if ratings[i] + delta < FLOOR:  # §5
-            delta, note = int(FLOOR - ratings[i]), NOTE_FLOOR
+        delta, note = _bounded(_rounded(raw, ks[i], score[i], ratings, i), places[i], places, ratings[i])
         changes.append(Change(places[i], int(ratings[i]), games[i], ks[i], expect[i] / (n - 1), score[i] / (n - 1),
                               raw, delta, note))
     return changes

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import InvalidInput
+from . import limits
+from .errors import InvalidInput, Violation, raise_first
 from .mechanics import (
     competition_ranks,
     effective_places,
@@ -34,6 +35,8 @@ WEIGHTS = (1.0, 0.8, 0.4, 0.2)
 TAIL = 0.1
 #: Classified tournaments needed to be ranked in the season (§2).
 MIN_CLASSIFIED = 2
+#: Imposed points beyond this are a typing mistake (a tournament gives at most 1000 + x): :mod:`xlcircuit.limits`.
+MAX_IMPOSED = limits.MAX_IMPOSED
 #: Two totals closer than this are equal (float noise), so the no-loss rule keeps the tournament.
 _EPSILON = 1e-9
 
@@ -163,8 +166,83 @@ CANCELLED_WITH_PLACES = ("un tournoi annulé n'a pas de classement : « annulé 
                          "(retirez les places ou le rôle « annulé »)")
 
 
+def _number_text(value: float) -> str:
+    """A number as a message quotes it: ``200000``, ``-5``, ``2.5``."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else str(value)
+
+
+def line_violations(line: Line, index: int = 0) -> list[Violation]:
+    """What one result line breaks on its own (§1): a line is a place or a 100-point role; a place is ≥ 1;
+    « annulé » (a cancelled tournament) has no place; imposed points are from 0 to :data:`MAX_IMPOSED`."""
+    found: list[Violation] = []
+    if line.place is None and line.role is None:
+        found.append(Violation(index, "place", "place manquante : un joueur classé a une place ; sinon indiquez son "
+                                               "rôle (organisateur, aide, annulé)"))
+    elif line.place is not None and line.place < 1:
+        found.append(Violation(index, "place", f"place attendue ≥ 1 ; trouvé {line.place}"))
+    if misplaced_cancellations([line]):
+        found.append(Violation(index, "role", "un tournoi annulé n'a pas de classement : retirez la place "
+                                              "ou le rôle « annulé »"))
+    points = line.imposed_points
+    if points is not None and not 0 <= points <= MAX_IMPOSED:
+        found.append(Violation(index, "imposed_points", f"nombre de points entre 0 et {MAX_IMPOSED} attendu ; "
+                                                        f"trouvé {_number_text(float(points))}"))
+    return found
+
+
+def classified_count(lines: Sequence[Line]) -> int:
+    """x of §1: the number of classified players of a tournament (distinct people with a place)."""
+    return len({line.player for line in lines if line.place is not None})
+
+
+def tournament_violations(lines: Sequence[Line], name: str = "") -> list[Violation]:
+    """What a single line cannot show (§1): « annulé » in a tournament with places; « the points of place N »
+    (a special decision) for a place past the tournament's last classified (``1 ≤ N ≤ x``)."""
+    which = f"« {name} »" if name else "le tournoi"
+    found = [Violation(i, "role", f"{which} est marqué annulé mais a des joueurs classés")
+             for i in misplaced_cancellations(lines)]
+    x = classified_count(lines)
+    for i, line in enumerate(lines):
+        wanted = line.imposed_place
+        if wanted is not None and not 1 <= wanted <= x:
+            has = f"n'a que {x} classé{'s' if x > 1 else ''}" if x else "n'a aucun classé"
+            found.append(Violation(i, "imposed_place", f"place {wanted} demandée, mais {which} {has}"))
+    return found
+
+
 def _best_line_first(line: Line) -> tuple[bool, int]:
     return (line.place is None, line.place or 0)
+
+
+def _refuse_bad_lines(lines: Sequence[Line]) -> None:
+    """The plain-data checks of :func:`score_tournament`, the first broken rule raised (§1)."""
+    if misplaced_cancellations(lines):
+        raise InvalidInput(CANCELLED_WITH_PLACES)
+    for line in lines:
+        if line.place is None and line.role is None:
+            raise InvalidInput(f"{line.player} : ni place ni rôle")
+        if line.place is not None and line.place < 1:
+            raise InvalidInput(f"{line.player} : place attendue ≥ 1 ; trouvé {line.place}")
+    raise_first([v for i, line in enumerate(lines) for v in line_violations(line, i) if v.field == "imposed_points"]
+                + [v for v in tournament_violations(lines) if v.field == "imposed_place"])
+
+
+def _kept_lines(lines: Sequence[Line]) -> list[int]:
+    """The index of each person's best line (§1 « doublon »: his other lines are duplicates), in line order."""
+    by_player: dict[str, list[int]] = defaultdict(list)
+    for i, line in enumerate(lines):
+        by_player[line.player].append(i)
+    return sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
+
+
+def _with_imposed(line: Line, points: float, classified: int, interrupted: bool) -> tuple[float, bool]:
+    """§1 special decisions: the line's imposed points, or those of its imposed place, else ``points``; and
+    whether they were imposed."""
+    if line.imposed_points is not None:
+        return float(line.imposed_points), True
+    if line.imposed_place is not None:
+        return place_points(line.imposed_place, classified, interrupted), True
+    return points, False
 
 
 def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[Scored]:
@@ -175,17 +253,8 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
     the best one is kept and the people behind the others move up. ``annulé`` with places is refused
     (:func:`misplaced_cancellations`).
     """
-    if misplaced_cancellations(lines):
-        raise InvalidInput(CANCELLED_WITH_PLACES)
-    by_player: dict[str, list[int]] = defaultdict(list)
-    for i, line in enumerate(lines):
-        if line.place is None and line.role is None:
-            raise InvalidInput(f"{line.player} : ni place ni rôle")
-        if line.place is not None and line.place < 1:
-            raise InvalidInput(f"{line.player} : place attendue ≥ 1 ; trouvé {line.place}")
-        by_player[line.player].append(i)
-
-    kept = sorted(min(indexes, key=lambda i: _best_line_first(lines[i])) for indexes in by_player.values())
+    _refuse_bad_lines(lines)
+    kept = _kept_lines(lines)
     official_of = {i: place for i in kept if (place := lines[i].place) is not None}
     classified, official = list(official_of), list(official_of.values())
     x = len(classified)
@@ -198,17 +267,12 @@ def score_tournament(lines: Sequence[Line], interrupted: bool = False) -> list[S
     for i, line in enumerate(lines):
         if i not in kept_set:
             scored.append(Scored(line, Status.DUPLICATE))
-            continue
-        if i in places:
-            status, place, tied, points = Status.CLASSIFIED, places[i], sizes[i], shared[i]
+        elif i in places:
+            points, imposed = _with_imposed(line, shared[i], x, interrupted)
+            scored.append(Scored(line, Status.CLASSIFIED, places[i], sizes[i], points, imposed))
         else:
-            status, place, tied, points = Status.ROLE, None, None, ROLE_POINTS
-        imposed = line.imposed_points is not None or line.imposed_place is not None
-        if line.imposed_points is not None:
-            points = float(line.imposed_points)
-        elif line.imposed_place is not None:
-            points = place_points(line.imposed_place, x, interrupted)
-        scored.append(Scored(line, status, place, tied, points, imposed))
+            points, imposed = _with_imposed(line, ROLE_POINTS, x, interrupted)
+            scored.append(Scored(line, Status.ROLE, None, None, points, imposed))
     return scored
 
 

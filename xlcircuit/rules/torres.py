@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain, combinations, cycle
 
-from .errors import InvalidInput
+from .errors import InvalidInput, Violation
 from .limits import TORRES_MAX_NUMBER
 from .mechanics import competition_ranks, competition_ranks_by, rank_key, share_ties
 from .text import fold
@@ -192,6 +192,76 @@ class Player:
     def __post_init__(self) -> None:
         if not abs(self.elo) <= MAX_NUMBER:
             raise InvalidInput(f"{self.name} : Elo attendu de -{MAX_NUMBER:.0f} à {MAX_NUMBER:.0f} ; trouvé {self.elo}")
+
+
+def seat_violations(player: Player, index: int = 0) -> list[Violation]:
+    """§1 and §4 « Retrait du championnat »: where a player is this season: a new player has neither division nor
+    group (he enters the lowest division next season); a returning player has the division he comes back to
+    (his group is drawn); a player who left has no group (his division, optional, is the one he would come back
+    to); every other a division and one of its groups (division d has 2^(d-1) groups). Fields ``division`` and
+    ``group``; at most one violation."""
+    division, group, status = player.division, player.group, player.status
+    if status is Status.NEW:
+        if division is not None or group is not None:
+            return [Violation(index, "division", "un nouveau joueur n'a ni division ni groupe cette saison : "
+                                                 "videz ces cellules (il entrera en division la plus basse)")]
+        return []
+    if status is Status.RETURNING:
+        if division is None:
+            return [Violation(index, "division", "division manquante : celle où le joueur revient")]
+        return []
+    if status is Status.LEFT:
+        if group is not None:
+            return [Violation(index, "group", "un joueur parti ne joue pas cette saison : videz son groupe (sa "
+                                              "division, facultative, est celle où il reviendra)")]
+        return []
+    if division is None or group is None:
+        field = "division" if division is None else "group"
+        return [Violation(index, field, f"{'division' if division is None else 'groupe'} manquant : un joueur "
+                                        f"{status.value} joue cette saison dans une division et un groupe (sinon : "
+                                        "nouveau, retour ou parti)")]
+    if group > groups_in(division):
+        return [Violation(index, "group", f"la D{division} a {groups_in(division)} groupe"
+                                          f"{'s' if division > 1 else ''} ; trouvé le groupe {group}")]
+    return []
+
+
+#: The index of :func:`pyramid_violations`' violations that no player's line can show: a group nobody is in.
+WHOLE_TABLE = -1
+
+
+def _group_size_message(d: int, g: int, size: int, lowest: int) -> str | None:
+    """§1: ten players a group above the lowest division; four to ten in the lowest."""
+    if d < lowest and size != GROUP_SIZE:
+        return f"D{d} groupe {g} : {size} joueurs ; {GROUP_SIZE} attendus hors de la division la plus basse"
+    if size > GROUP_SIZE or size < MATCH_SIZE:
+        return f"D{d} groupe {g} : {size} joueurs ; de {MATCH_SIZE} à {GROUP_SIZE} attendus"
+    return None
+
+
+def pyramid_violations(players: Sequence[Player]) -> list[Violation]:
+    """§1: this season's pyramid (the players with a group): divisions 1 to the lowest, each with all its
+    2^(d-1) groups, ten players a group above the lowest division and four to ten in it. A group's violation is
+    on its first player's index (field ``group``); a group without players is on :data:`WHOLE_TABLE`
+    (field ``division``)."""
+    groups: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, p in enumerate(players):
+        if p.group is not None and p.division is not None:
+            groups[p.division, p.group].append(i)
+    if not groups:
+        return []
+    lowest = max(d for d, _ in groups)
+    found: list[Violation] = []
+    for d in range(1, lowest + 1):
+        for g in range(1, groups_in(d) + 1):
+            members = groups.get((d, g), [])
+            if not members:
+                found.append(Violation(WHOLE_TABLE, "division", f"la D{d} n'a aucun joueur dans son groupe {g} : "
+                                       f"la division {d} a {groups_in(d)} groupe{'s' if d > 1 else ''} "
+                                       f"(la plus basse ici est la D{lowest})"))
+            elif (message := _group_size_message(d, g, len(members), lowest)) is not None:
+                found.append(Violation(members[0], "group", message))
+    return found
 
 
 @dataclass(frozen=True)
@@ -713,6 +783,28 @@ def _opens(d: int, count: int) -> bool:
     return count >= MATCH_SIZE * groups_in(d)
 
 
+def _deal_all(slots: list[list[Movement]], incoming: list[Movement], rng: random.Random) -> None:
+    """:func:`_deal` of ``incoming``: the returning (and coming-down) players first, then the new ones."""
+    _deal(slots, [m for m in incoming if m.move is not Move.NEW], [m for m in incoming if m.move is Move.NEW], rng)
+
+
+def _overflow(d: int, beyond: list[Movement], groups: dict[Key, list[Movement]], c: _Composer) -> None:
+    """§4: players past ten per group in the lowest division D{d}: a D{d+1} opens if its groups can all play (or
+    players coming down must have a place), else they wait for a later season."""
+    if not beyond:
+        return
+    must = [m for m in beyond if m.move not in (Move.NEW, Move.RETURNING)]
+    if must or _opens(d + 1, len(beyond)):
+        more: list[list[Movement]] = [[] for _ in range(groups_in(d + 1))]
+        _deal_all(more, beyond, c.rng)
+        groups.update({(d + 1, j): slot for j, slot in enumerate(more, start=1)})
+        c.warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
+                          f"s'ouvre pour {len(beyond)} joueurs.")
+    else:
+        c.waiting += [Movement(m.player, Move.WAITING, origin=m.origin) for m in beyond]
+        c.warnings.append(_waiting_warning(d, [m.player.name for m in beyond]))
+
+
 def _lowest(d: int, slots: list[list[Movement]], back: list[Movement], news: list[Movement],
             c: _Composer) -> dict[Key, list[Movement]]:
     """§4: the lowest division: returning players, then new players dealt in a snake by Elo into
@@ -722,18 +814,9 @@ def _lowest(d: int, slots: list[list[Movement]], back: list[Movement], news: lis
     room = max(0, GROUP_SIZE * G - sum(len(s) for s in slots))
     incoming = back + news
     here, beyond = incoming[:room], incoming[room:]
-    _deal(slots, [m for m in here if m.move is not Move.NEW], [m for m in here if m.move is Move.NEW], c.rng)
+    _deal_all(slots, here, c.rng)
     groups = {(d, j): slot for j, slot in enumerate(slots, start=1)}
-    must = [m for m in beyond if m.move not in (Move.NEW, Move.RETURNING)]
-    if beyond and (must or _opens(d + 1, len(beyond))):
-        more: list[list[Movement]] = [[] for _ in range(groups_in(d + 1))]
-        _deal(more, [m for m in beyond if m.move is not Move.NEW], [m for m in beyond if m.move is Move.NEW], c.rng)
-        groups.update({(d + 1, j): slot for j, slot in enumerate(more, start=1)})
-        c.warnings.append(f"Plus de {GROUP_SIZE} joueurs par groupe en D{d} : une D{d + 1} de {len(more)} groupes "
-                          f"s'ouvre pour {len(beyond)} joueurs.")
-    elif beyond:
-        c.waiting += [Movement(m.player, Move.WAITING, origin=m.origin) for m in beyond]
-        c.warnings.append(_waiting_warning(d, [m.player.name for m in beyond]))
+    _overflow(d, beyond, groups, c)
     c.warnings += _size_warnings(groups, " la saison prochaine")
     return groups
 

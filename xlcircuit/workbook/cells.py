@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from ..rules import limits
 from ..rules.errors import InvalidInput
-from ..rules.text import clean, fold
+from ..rules.text import clean, fold, place_number, whole_number
 
 #: First characters that make a spreadsheet read text as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@")
@@ -33,57 +32,8 @@ def as_text(value: object) -> str | None:
     return clean(str(value)) or None
 
 
-def _whole(value: object) -> int | None:
-    """A whole number (``3``, ``3.0`` or the text ``"3"``); None for anything else."""
-    number = value
-    if isinstance(value, str):
-        try:
-            number = float(value.replace(",", "."))
-        except ValueError:
-            return None
-    if isinstance(number, bool) or not isinstance(number, (int, float)):
-        return None
-    if isinstance(number, float) and not number.is_integer():  # nan, inf and 2.5 are no whole numbers
-        return None
-    return int(number)  # an int of hundreds of digits (a number cell of a damaged file) as it is: bounds refuse it
-
-
 #: The largest place, count or number a table takes (:mod:`xlcircuit.limits`).
 MAX_WHOLE = limits.MAX_PLACE
-
-
-#: A French ordinal as typed for a place: 1er, 1re, 1ère, 2e, 2ème, 2nd, 3eme, 7e (folded: no accents, lower case).
-_ORDINAL = re.compile(r"(\d{1,9})\s*(?:er|re|ere|e|eme|nde?)")  # a longer number is no place
-#: A tie written beside a place, as rankings write it: « 3 ex », « 3 ex aequo », « ex. 3 », « 3= », « =3 »,
-#: « 3 (ex) » (folded: ``æ`` is kept by the fold, so « ex æquo » is listed too).
-_TIE = r"(?:\(?\s*ex\.?(?:[\s-]*(?:aequo|æquo))?\s*\)?|=)"
-_TIED = re.compile(rf"{_TIE}?\s*(?P<place>[^=\s()][^=()]*?)\s*{_TIE}?")
-
-
-def _ordinal(value: object) -> int | None:
-    """The number of a French ordinal typed as text (``1er``, ``2e``, ``3ème``, ``1ᵉʳ``); None for anything else."""
-    if not isinstance(value, str):
-        return None
-    match = _ORDINAL.fullmatch(fold(value))  # fold: NFKD, so 1ᵉʳ is 1er
-    if match is None:
-        return None
-    number, suffix = int(match.group(1)), match.group(0)[len(match.group(1)):].strip()
-    if (suffix in ("er", "re", "ere") and number != 1) or (suffix.startswith("nd") and number != 2):
-        return None  # "3er", "5nd": not an ordinal
-    return number
-
-
-def _tied_place(value: object) -> int | None:
-    """A place written with a tie mark (``3 ex``, ``ex 3``, ``3=``, ``2e ex aequo``): its number; None for
-    anything else (the tie itself is the equal places, as the rules read them)."""
-    if not isinstance(value, str):
-        return None
-    text = fold(value)
-    match = _TIED.fullmatch(text)
-    if match is None or match.group("place") == text:
-        return None  # no tie mark: not this form
-    place = match.group("place")
-    return _whole(place) if _whole(place) is not None else _ordinal(place)
 
 
 def as_positive_int(value: object, what: str = "place") -> int | None:
@@ -92,11 +42,7 @@ def as_positive_int(value: object, what: str = "place") -> int | None:
     None for a blank."""
     if value is None:
         return None
-    number = _whole(value)
-    if number is None and what == "place":
-        number = _ordinal(value)
-        if number is None:
-            number = _tied_place(value)
+    number = place_number(value) if what == "place" else whole_number(value)
     if number is None or number < 1:
         raise InvalidInput(f"{what} attendue : un entier positif (1, 2, 3…) ; trouvé {shown(value)}")
     if number > MAX_WHOLE:
@@ -108,7 +54,7 @@ def as_whole(value: object, what: str, low: int, high: int) -> int | None:
     """A whole number from ``low`` to ``high`` (``3``, ``3.0`` or the text ``"3"``); None for a blank."""
     if value is None:
         return None
-    number = _whole(value)
+    number = whole_number(value)
     if number is None or not low <= number <= high:
         raise InvalidInput(f"{what} attendu : un entier de {low} à {high} ; trouvé {shown(value)}")
     return number
