@@ -600,9 +600,14 @@ from xlcircuit.rules.torres import WHOLE_TABLE, pyramid_violations, seat_violati
     (2, 9, Status.RETURNING, []),  # his group is drawn: the one typed is not checked
     (None, None, Status.RETURNING, [("division", "division manquante : celle où le joueur revient")]),
     (None, 1, Status.WITHDRAWN, [("division", "division manquant : un joueur retrait joue cette saison dans une "
-                                              "division et un groupe (sinon : nouveau ou retour)")]),
+                                              "division et un groupe (sinon : nouveau, retour ou parti)")]),
     (2, None, Status.ACTIVE, [("group", "groupe manquant : un joueur actif joue cette saison dans une division et "
-                                        "un groupe (sinon : nouveau ou retour)")]),
+                                        "un groupe (sinon : nouveau, retour ou parti)")]),
+    # §4 « Retrait du championnat »: a player who left keeps the division he would come back to, and no group.
+    (2, None, Status.LEFT, []),
+    (None, None, Status.LEFT, []),
+    (2, 1, Status.LEFT, [("group", "un joueur parti ne joue pas cette saison : videz son groupe (sa division, "
+                                   "facultative, est celle où il reviendra)")]),
 ])
 def test_where_a_player_is_this_season(division, group, status, expected):
     found = seat_violations(Player("P", 1500.0, division, group, status), 4)

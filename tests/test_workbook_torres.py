@@ -497,7 +497,7 @@ def test_where_players_are_is_checked_by_the_core_and_located_in_joueurs(tmp_pat
     assert [str(p) for p in caught.value.problems] == [
         "Joueurs!D15 (colonne « Groupe ») : la D2 a 2 groupes ; trouvé le groupe 3",
         "Joueurs!C16 (colonne « Division ») : division manquant : un joueur actif joue cette saison dans une "
-        "division et un groupe (sinon : nouveau ou retour)",
+        "division et un groupe (sinon : nouveau, retour ou parti)",
         "Joueurs!C17 (colonne « Division ») : un nouveau joueur n'a ni division ni groupe cette saison : videz ces "
         "cellules (il entrera en division la plus basse)",
         "Joueurs!C18 (colonne « Division ») : division manquante : celle où le joueur revient",
