@@ -383,7 +383,7 @@ from ..federations import ADAPTERS
 from ..rules.errors import WorkbookError, WorkbookProblems, XlcircuitError
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
-from ..workbook.layout import MAX_NOTES, NOTE_FONT, column_points, is_note
+from ..workbook.layout import MAX_NOTE_ROWS, NOTE_FONT, column_points, is_note
 from ..workbook.read import bounds, find_table, read_table
 from ..workbook.spec import Problems
 from ..xlsx import Book
@@ -452,7 +452,7 @@ def _output_sheets() -> set[str]:
     """The sheets any federation puts its output tables on when a workbook does not have them yet."""
     names = set()
     for adapter in ADAPTERS.values():
-        rewritten = adapter.steps.rewritten
+        rewritten = adapter.steps.ownership
         names |= set(rewritten.tables.values()) | set(rewritten.sheets) | {rewritten.pattern_sheet or ""}
     return names - {""}
 
@@ -799,7 +799,7 @@ def _placed(book: Book, adapter: Adapter) -> list[Placed]:
 
 def _ours(opened: Opened, adapter: Adapter) -> list[TableAt]:
     """The output tables Excel had before the fill (an earlier fill's)."""
-    rewritten = adapter.steps.rewritten
+    rewritten = adapter.steps.ownership
     names = {name.casefold() for name in rewritten.tables}
     return [t for t in opened.tables if t.name.casefold() in names
             or (rewritten.pattern is not None and rewritten.pattern.fullmatch(t.name))]
@@ -817,6 +817,14 @@ def _recreated(placed: list[Placed], before: list[TableAt]) -> set[str]:
     return changed
 
 
+def _legend_column(ws: Worksheet, area: tuple[int, int, int, int]) -> int | None:
+    """The column of a legend under a table (a fill writes it in the first column page 1 prints whole, after the
+    columns repeated on every page): the first of the table's columns with a text on the legend's first row."""
+    min_col, _, max_col, max_row = area
+    return next((col for col in range(min_col, max_col + 1)
+                 if isinstance(getattr(ws._cells.get((max_row + 2, col)), "value", None), str)), None)
+
+
 def _mark_legends(book: Book, opened: Opened, adapter: Adapter) -> dict[str, dict[tuple[int, int], str]]:
     """Give the look of a legend to the texts where an earlier fill put its legend under an output table, so
     that the fill rewrites them as its own (the JSON Excel sends has no fonts, which tell a legend from the
@@ -826,14 +834,17 @@ def _mark_legends(book: Book, opened: Opened, adapter: Adapter) -> dict[str, dic
     for table in _ours(opened, adapter):
         if table.name.casefold() not in fixed:
             continue
-        min_col, _, _, max_row = table.area
         ws = book.wb[table.sheet]
-        for row in range(max_row + 2, max_row + 2 + MAX_NOTES):  # the legend's lines follow one another
-            cell = ws._cells.get((row, min_col))
+        col = _legend_column(ws, table.area)
+        if col is None:
+            continue
+        max_row = table.area[3]
+        for row in range(max_row + 2, max_row + 2 + MAX_NOTE_ROWS):  # the legend's lines follow one another
+            cell = ws._cells.get((row, col))
             if cell is None or not isinstance(cell.value, str):
                 break
             cell.font = NOTE_FONT
-            marked.setdefault(table.name.casefold(), {})[row, min_col] = cell.value
+            marked.setdefault(table.name.casefold(), {})[row, col] = cell.value
     return marked
 
 
@@ -841,10 +852,11 @@ def _check_legends(book: Book, adapter: Adapter, marked: dict[str, dict[tuple[in
     """Every text taken for an earlier legend is a line of the legend the fill wrote under that table: else it
     was the organiser's, which the fill must not drop (said before anything is written)."""
     for table in _placed(book, adapter):
-        min_col, _, _, max_row = table.area
+        min_col, _, max_col, max_row = table.area
         ws = table.ws
-        written = {cell.value for row in range(max_row + 2, max_row + 2 + MAX_NOTES)
-                   if (cell := ws._cells.get((row, min_col))) is not None and is_note(cell)}
+        written = {cell.value for row in range(max_row + 2, max_row + 2 + MAX_NOTE_ROWS)
+                   for col in range(min_col, max_col + 1)
+                   if (cell := ws._cells.get((row, col))) is not None and is_note(cell)}
         for (row, col), text in marked.pop(table.name.casefold(), {}).items():
             if text not in written:
                 raise WorkbookError(f"{ws.title}!{get_column_letter(col)}{row}, sous la table « {table.name} », là où "
@@ -11233,12 +11245,13 @@ def previous_rows(book: Book, name: str, headers: Sequence[str] | None = None) -
     """The rows a table of ``book`` holds on disk, before the fill rewrites it (None: no such table), ``headers``
     only when given. Read from the file (a surgical fill has not loaded them), else from openpyxl's model of the
     whole workbook."""
-    try:
-        return rows_of(table_values(book.path, name, headers), headers)
-    except (Unsupported, KeyError, ValueError, IndexError, StopIteration, OSError, SyntaxError):
-        pass  # ParseError is a SyntaxError
-    if book.surgical:
-        raise Unsupported(f"table « {name} » illisible")
+    if book.on_disk:  # the workbook open in xlwings Lite has no file: its model is all there is
+        try:
+            return rows_of(table_values(book.path, name, headers), headers)
+        except (Unsupported, KeyError, ValueError, IndexError, StopIteration, OSError, SyntaxError):
+            pass  # ParseError is a SyntaxError
+        if book.surgical:
+            raise Unsupported(f"table « {name} » illisible")
     found = find_table(book.wb, name)
     if found is None:
         return None
@@ -13826,6 +13839,11 @@ class Book:
         book.route = Route(FULL, "le classeur ouvert dans Excel est lu en entier")
         book._wb, book._in_memory = wb, True
         return book
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether a file is behind this workbook (not one built in memory, as in xlwings Lite)."""
+        return not self._in_memory
 
     def close(self) -> None:
         """Close the file read (a save needs it no more)."""

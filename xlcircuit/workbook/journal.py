@@ -257,12 +257,13 @@ def previous_rows(book: Book, name: str, headers: Sequence[str] | None = None) -
     """The rows a table of ``book`` holds on disk, before the fill rewrites it (None: no such table), ``headers``
     only when given. Read from the file (a surgical fill has not loaded them), else from openpyxl's model of the
     whole workbook."""
-    try:
-        return rows_of(table_values(book.path, name, headers), headers)
-    except (Unsupported, KeyError, ValueError, IndexError, StopIteration, OSError, SyntaxError):
-        pass  # ParseError is a SyntaxError
-    if book.surgical:
-        raise Unsupported(f"table « {name} » illisible")
+    if book.on_disk:  # the workbook open in xlwings Lite has no file: its model is all there is
+        try:
+            return rows_of(table_values(book.path, name, headers), headers)
+        except (Unsupported, KeyError, ValueError, IndexError, StopIteration, OSError, SyntaxError):
+            pass  # ParseError is a SyntaxError
+        if book.surgical:
+            raise Unsupported(f"table « {name} » illisible")
     found = find_table(book.wb, name)
     if found is None:
         return None

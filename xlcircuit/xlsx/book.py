@@ -83,6 +83,11 @@ class Book:
         book._wb, book._in_memory = wb, True
         return book
 
+    @property
+    def on_disk(self) -> bool:
+        """Whether a file is behind this workbook (not one built in memory, as in xlwings Lite)."""
+        return not self._in_memory
+
     def close(self) -> None:
         """Close the file read (a save needs it no more)."""
         if self._file is not None:
