@@ -384,6 +384,32 @@ def test_the_fast_reader_reads_what_openpyxl_reads(organised, tmp_path):
                     assert g.cached == values[sheet.name].cell(g.row, g.column).value
 
 
+def test_the_fast_reader_reads_carriage_returns_as_an_xml_parser_does(tmp_path):
+    """A text or a number written with raw CR or CR LF (some programs write them): read as openpyxl reads them
+    (XML normalises line ends to LF), whichever of the two readers takes the cell."""
+    import re
+    import zipfile
+
+    path = tmp_path / "cr.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "x"
+    wb.save(path)
+    with zipfile.ZipFile(path) as source:
+        parts = {name: source.read(name) for name in source.namelist()}
+    sheet = re.sub(rb"<sheetData>.*</sheetData>", b'<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>a\r\nb</t>'
+                   b'</is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t xml:space="preserve">c\rd </t></is></c>'
+                   b'<c r="B2"><v>\r\n3</v></c></row></sheetData>', parts["xl/worksheets/sheet1.xml"], flags=re.S)
+    parts["xl/worksheets/sheet1.xml"] = sheet
+    with zipfile.ZipFile(path, "w") as target:
+        for name, data in parts.items():
+            target.writestr(name, data)
+    wb = openpyxl.load_workbook(path)
+    got = {(g.row, g.column): (g.value, g.data_type) for g in read_cells(sheet, [(1, 1, 100, 100)], [], wb)}
+    assert got == {(1, 1): ("a\nb", "s"), (2, 1): ("c\nd ", "s"), (2, 2): (3, "n")}
+    assert got == {(c.row, c.column): (c.value, c.data_type) for row in wb.active.iter_rows() for c in row
+                   if c.value is not None}
+
+
 # --- the validator can fail ---------------------------------------------------------------------------------
 
 
