@@ -191,6 +191,7 @@ class Mutant:
     archive: Archive
     said: list[str] = field(default_factory=list)  # what was done, for the report
     sound: bool = True  # every mutation kept the workbook's meaning
+    kinds: list[str] = field(default_factory=list)  # the mutations' kinds and the parts they changed (``covering``)
 
 
 def _element(data: bytes, rng: random.Random) -> tuple[int, int] | None:
@@ -476,6 +477,7 @@ def mutate_xml(mutant: Mutant, rng: random.Random) -> None:
     entry.data, said, sound = XML_MUTATIONS[name](entry.data, rng)
     mutant.said.append(f"{entry.name}: {said}")
     mutant.sound &= sound
+    mutant.kinds += [f"xml {name}", f"partie {_part(entry.name)}"]
 
 
 def mutate_value(mutant: Mutant, rng: random.Random) -> None:
@@ -486,6 +488,12 @@ def mutate_value(mutant: Mutant, rng: random.Random) -> None:
     entry.data, said, sound = change(entry.data, rng)
     mutant.said.append(f"{entry.name}: {said}")
     mutant.sound &= sound
+    mutant.kinds.append(f"valeur {change.__name__}")
+
+
+def _part(name: str) -> str:
+    """A part's kind: its name, numbers left out (``xl/worksheets/sheet#.xml``)."""
+    return re.sub(r"\d+", "#", name)
 
 
 def _pick(mutant: Mutant, rng: random.Random) -> Entry:
@@ -658,14 +666,37 @@ def mutant(original: bytes, seed: int, case: int) -> Mutant:
     for _ in range(rng.choice([1, 1, 1, 2, 2, 3])):
         level = rng.random()
         if level < 0.3:
-            said, sound = ZIP_MUTATIONS[rng.choice(list(ZIP_MUTATIONS))](m, rng)
+            name = rng.choice(list(ZIP_MUTATIONS))
+            said, sound = ZIP_MUTATIONS[name](m, rng)
             m.said.append(said)
             m.sound &= sound
+            m.kinds.append(f"zip {name}")
         elif level < 0.8:
             mutate_xml(m, rng)
         else:
             mutate_value(m, rng)
     return m
+
+
+def every_kind(parts: list[str]) -> set[str]:
+    """The kinds of mutation ``mutant`` makes, and the parts (``parts``, by ``_part`` kind) it may change."""
+    return ({f"zip {name}" for name in ZIP_MUTATIONS} | {f"xml {name}" for name in XML_MUTATIONS}
+            | {"valeur value_cell"} | {"valeur value_string" for part in parts if part.startswith("xl/sharedStrings")}
+            | {f"partie {part}" for part in parts})
+
+
+def covering(seed: int, cases: range, times: int, files: dict[tuple[str, bool], bytes]) -> list[int]:
+    """The cases of ``cases`` (in order) that each bring a kind of mutation, a part mutated or a federation not yet
+    seen ``times`` times: a short run of a seed that still reaches every kind (the suite's)."""
+    seen: Counter[str] = Counter()
+    chosen = []
+    for case in cases:
+        code, filled = choose_original(seed, case)
+        kinds = set(mutant(files[code, filled], seed, case).kinds) | {f"fédération {code}{' rempli' * filled}"}
+        if any(seen[kind] < times for kind in kinds):
+            chosen.append(case)
+            seen.update(kinds)
+    return chosen
 
 
 def choose_original(seed: int, case: int) -> tuple[str, bool]:
@@ -689,10 +720,42 @@ class Result:
         return self.outcome not in ("accepted", "refused", "unread")
 
 
-class Originals:
-    """Each federation's example, typed in and filled, written once in ``folder``; and the standings each fills to."""
+#: Each federation's example cut to its first few events (the suite's originals): the main table, how many of
+#: its first columns make an event (a tournament, a round's table, a game, a match), and how many events kept.
+SMALL = {"tdf": ("RESULTATS", 1, 2), "dbm": ("RESULTATS", 1, 6), "cdf": ("PARTIES", 2, 2),
+         "elo": ("PARTIES", 2, 4), "torres": ("MATCHS", 3, 3)}
 
-    def __init__(self, folder: Path):
+
+def small_example(code: str) -> object:
+    """The bundled example of ``code`` cut to its first events (``SMALL``), with the tournaments, votes, players
+    and preferences they name: a smaller season of the same federation, that fills without a problem."""
+    from types import SimpleNamespace
+
+    from xlcircuit.federations.examples import load
+
+    full = vars(load(code))
+    table, width, events = SMALL[code]
+    keys = list(dict.fromkeys(tuple(row[:width]) for row in full[table]))[:events]
+    kept = [row for row in full[table] if tuple(row[:width]) in keys]
+    names = {value for row in kept for value in row if isinstance(value, str)}
+    cut = dict(full, **{table: kept})
+    for name, rows in full.items():
+        if name in (table, "PARAMETRES") or name.endswith("HEADERS") or not isinstance(rows, list):
+            continue
+        if name == "VOTES":
+            cut[name] = [row for row in rows if tuple(row[:width]) in keys]
+        else:  # tournaments and players by their name; preferences by both names
+            cut[name] = [row for row in rows if all(v in names for v in row[:2 if name == "PREFERES" else 1])]
+    return SimpleNamespace(**cut)
+
+
+class Originals:
+    """Each federation's example, typed in and filled, written once in ``folder``; and the standings each fills to.
+    ``small``: each example cut to its first few events (``small_example``), for the suite."""
+
+    def __init__(self, folder: Path, small: bool = False):
+        from unittest import mock
+
         from xlcircuit.federations import ADAPTERS
         from xlcircuit.xlsx import Book, save_atomic
 
@@ -702,7 +765,11 @@ class Originals:
         for code in CODES:
             adapter = ADAPTERS[code]
             wb = adapter.new_workbook()
-            adapter.put_example(wb)
+            if small:
+                with mock.patch.object(sys.modules[type(adapter).__module__], "load", small_example):
+                    adapter.put_example(wb)
+            else:
+                adapter.put_example(wb)
             path = save_atomic(wb, folder / f"{code}.xlsx")
             self.files[code, False] = path.read_bytes()
             book = Book(path)
@@ -710,6 +777,17 @@ class Originals:
             book.save()
             self.files[code, True] = path.read_bytes()
             self.standings[code] = standings(path, code)
+
+
+_SMALL_ORIGINALS: list[Originals] = []
+
+
+def small_originals() -> Originals:
+    """The examples cut small (``small_example``), typed in and filled: made once a process (the suite's)."""
+    if not _SMALL_ORIGINALS:
+        with tempfile.TemporaryDirectory() as folder:
+            _SMALL_ORIGINALS.append(Originals(Path(folder), small=True))
+    return _SMALL_ORIGINALS[0]
 
 
 def standings(path: Path, code: str) -> list:
