@@ -1166,6 +1166,23 @@ def read_log(paths: list[Path]) -> dict[int, Result]:
     return results
 
 
+def log_seeds(paths: list[Path]) -> set[int | None]:
+    """The seeds of the runs the logs hold (each line says its run's seed; None: a line of an older log, without)."""
+    return {json.loads(line).get("seed") for path in paths for line in path.read_text(encoding="utf-8").splitlines()}
+
+
+def _seed_of_logs(paths: list[Path], given: int | None) -> str:
+    """The seed a summary is of, as its title says it: the logs', else the one given, else unknown. Logs of
+    different seeds are not summed up together (their case numbers are different cases)."""
+    seeds = log_seeds(paths) - {None}
+    if len(seeds) > 1 or (seeds and given is not None and given not in seeds):
+        sys.exit(f"these logs are of seeds {sorted(seeds)}" + (f", not {given}" if given is not None else "")
+                 + ": summarise one seed at a time")
+    if seeds:
+        return f"seed {seeds.pop()}"
+    return f"seed {given}" if given is not None else "seed not in the log (an older log: give it with --seed)"
+
+
 def _one(args: argparse.Namespace) -> None:
     """``--save`` or ``--replay``: one case."""
     case = args.save if args.save is not None else args.replay
@@ -1187,7 +1204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=20_000)
     parser.add_argument("--start", type=int, default=0, help="the first case")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, help="the run's seed (default 1; for --summary, the log's)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds before a case is a hang")
     parser.add_argument("--memory", type=int, default=3, help="address-space limit of a worker, in GiB")
@@ -1198,14 +1215,18 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true", help="leave out the cases --log already has")
     parser.add_argument("--summary", type=Path, nargs="+", help="only print the figures of these logs")
     args = parser.parse_args()
-    if args.save is not None or args.replay is not None:
-        _one(args)
-        return
     if args.summary:
+        title = f"{_seed_of_logs(args.summary, args.seed)}, from {', '.join(map(str, args.summary))}"
         results = read_log(args.summary)
         if args.cases:
             results = {c: r for c, r in results.items() if args.start <= c < args.start + args.cases}
-        sys.exit(1 if figures(results, f"seed {args.seed}, from {', '.join(map(str, args.summary))}") else 0)
+        sys.exit(1 if figures(results, title) else 0)
+    args.seed = 1 if args.seed is None else args.seed
+    if args.save is not None or args.replay is not None:
+        _one(args)
+        return
+    if args.resume and args.log and args.log.exists() and log_seeds([args.log]) - {None, args.seed}:
+        sys.exit(f"{args.log} holds a run of seed {sorted(log_seeds([args.log]) - {None})}, not {args.seed}")
     cases = range(args.start, args.start + args.cases)
     done = set(read_log([args.log])) if args.resume and args.log and args.log.exists() else set()
     results: dict[int, Result] = {}
@@ -1215,7 +1236,7 @@ def main() -> None:
     def report(case: int, result: Result) -> None:
         results[case] = result
         if log:
-            entry = {"case": case, "outcome": result.outcome}
+            entry = {"seed": args.seed, "case": case, "outcome": result.outcome}
             if result.outcome not in ("accepted", "refused"):
                 entry |= {"detail": result.detail, "said": result.said}
             log.write(json.dumps(entry, ensure_ascii=False) + "\n")

@@ -98,3 +98,25 @@ def test_the_mutations_cover_the_zip_the_xml_and_the_values():
                                                for code in fuzz.CODES for filled in (False, True)}
     assert {kind for kind in wanted if reached[kind] < TIMES} == set()
     assert len(cases()) < SCAN / 4
+
+
+def test_the_summary_of_a_run_says_the_seed_it_was_run_with(tmp_path, monkeypatch, capsys):
+    """``fuzz.py --summary LOG`` titles the figures with the run's own seed (it said « seed 1 » of any run)."""
+    log = tmp_path / "run.jsonl"
+
+    def two_cases(cases, seed, jobs, timeout, memory, report):
+        for case in cases:
+            report(case, fuzz.Result("accepted" if case % 2 else "refused"))
+
+    monkeypatch.setattr(fuzz, "long_run", two_cases)
+    for argv in (["--seed", "5", "--start", "10", "--cases", "2", "--log", str(log)], ["--summary", str(log)]):
+        monkeypatch.setattr("sys.argv", ["fuzz.py", *argv])
+        with pytest.raises(SystemExit) as end:
+            fuzz.main()
+        assert end.value.code == 0
+    printed = capsys.readouterr().out
+    assert printed.count("2 cases (seed 5, ") == 2 and "seed 1" not in printed
+    monkeypatch.setattr("sys.argv", ["fuzz.py", "--summary", str(log), "--seed", "6"])
+    with pytest.raises(SystemExit) as end:
+        fuzz.main()
+    assert "seeds [5], not 6" in str(end.value.code)
