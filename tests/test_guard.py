@@ -545,3 +545,18 @@ def test_a_workbook_its_package_relationships_do_not_name_is_filled_with_its_she
         rb'<Relationship [^>]*officeDocument"[^>]*/>', b"", data) if name == "_rels/.rels" else data)
     assert b"workbook.xml" not in zipfile.ZipFile(path).read("_rels/.rels")
     agreed_and_filled(path, capsys)
+
+
+@pytest.mark.parametrize("part, namespace", [
+    ("[Content_Types].xml", b"http://purl.oclc.org/ooxml/spreadsheetml/main"),
+    ("xl/worksheets/_rels/sheet3.xml.rels", b""),
+])  # fmt: skip
+def test_a_package_part_in_another_namespace_is_one_sentence_for_check_and_fill(filled, tmp_path, capsys, part,
+                                                                                namespace):
+    """Content types or relationships in another namespace (Excel reads no such package): check accepted them and
+    fill refused them, vaguely (« une partie du classeur lu est abîmée »); both now say which part and why."""
+    path = rezip(filled, tmp_path / "espace.xlsx", lambda name, data: re.sub(
+        rb'xmlns="[^"]*"', b'xmlns="' + namespace + b'"', data, count=1) if name == part else data)
+    found = "Types" if part.startswith("[") else "Relationships"
+    refused_alike(path, f"(la racine de {part} est « {found} » de l'espace de noms « {namespace.decode()} », attendu "
+                        f"« {found} » de l'espace de noms", capsys)
