@@ -56,7 +56,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 CODES = ("tdf", "dbm", "cdf", "elo", "torres")
-#: Seconds a case may take in the long run before it is a hang (a sound example takes well under one).
+#: Seconds of processor time a case may take in the long run before it is a hang (a sound example takes well under
+#: one); on the clock, ten times that (a loaded machine makes cases wait their turn).
 TIMEOUT = 30.0
 
 # --- the zip, entry by entry ------------------------------------------------------------------------------
@@ -1075,10 +1076,30 @@ class Worker:
             raise RuntimeError("a fuzz worker did not start")
         self.case: int | None = None
         self.since = 0.0
+        self.cpu = 0.0
 
     def give(self, case: int) -> None:
-        self.case, self.since = case, time.monotonic()
+        self.case, self.since, self.cpu = case, time.monotonic(), self.cpu_seconds() or 0.0
         self.connection.send(case)
+
+    def cpu_seconds(self) -> float | None:
+        """The processor time the worker has used (Linux's /proc; None elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError, AttributeError):
+            return None
+
+    def over(self, timeout: float) -> str | None:
+        """Why the case given is a hang: over ``timeout`` seconds of processor time (a bomb let through), or, on a
+        loaded machine where a case waits its turn, over ten times that long on the clock (a file read without end,
+        a pipe); None: not yet. Without processor times, over ``timeout`` on the clock."""
+        elapsed, cpu = time.monotonic() - self.since, self.cpu_seconds()
+        if cpu is None:
+            return f"over {timeout:.0f} s" if elapsed > timeout else None
+        if cpu - self.cpu > timeout:
+            return f"over {timeout:.0f} s of processor time"
+        return f"over {10 * timeout:.0f} s" if elapsed > 10 * timeout else None
 
     def stop(self) -> None:
         self.process.kill()
@@ -1112,10 +1133,10 @@ def long_run(cases: list[int] | range, seed: int, jobs: int, timeout: float, mem
                 case, outcome, detail, said = message
                 report(case, Result(outcome, detail, said))
                 worker.case = None
-            elif not worker.process.is_alive() or time.monotonic() - worker.since > timeout:
-                alive = worker.process.is_alive()
-                report(worker.case, Result("hang" if alive else "traceback", f"over {timeout:.0f} s" if alive
-                                           else f"the worker process died (exit {worker.process.exitcode})"))
+            elif not worker.process.is_alive() or worker.over(timeout) is not None:
+                hang = worker.over(timeout) if worker.process.is_alive() else None
+                report(worker.case, Result("hang", hang) if hang is not None else Result(
+                    "traceback", f"the worker process died (exit {worker.process.exitcode})"))
                 worker.stop()
                 worker = workers[index] = Worker(context, seed, memory)
             if worker.case is None:
