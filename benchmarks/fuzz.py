@@ -332,9 +332,10 @@ def xml_references(data: bytes, rng: random.Random) -> tuple[bytes, str, bool]:
     choice = rng.randrange(3)
     if choice == 0:
         def referenced(match: re.Match) -> bytes:
-            text = match.group(1).decode("utf-8")
-            return b">" + "".join(f"&#{ord(c)};" if c.isalnum() and rng.random() < 0.5 else c
-                                  for c in text).encode() + b"<"
+            pieces = re.split(r"(&[^;&]*;)", match.group(1).decode("utf-8"))  # references there already kept whole
+            return b">" + "".join(piece if piece.startswith("&") else "".join(
+                f"&#{ord(c)};" if c.isalnum() and rng.random() < 0.5 else c for c in piece)
+                for piece in pieces).encode() + b"<"
         return _TEXT.sub(referenced, data), "références de caractères", True
     if choice == 1:
         def cdata(match: re.Match) -> bytes:
