@@ -560,3 +560,13 @@ def test_a_package_part_in_another_namespace_is_one_sentence_for_check_and_fill(
     found = "Types" if part.startswith("[") else "Relationships"
     refused_alike(path, f"(la racine de {part} est « {found} » de l'espace de noms « {namespace.decode()} », attendu "
                         f"« {found} » de l'espace de noms", capsys)
+
+
+def test_a_relationship_toward_a_drive_is_left_out_like_a_member_so_named(filled, tmp_path, capsys):
+    """A member ``C:/evil.txt`` and a relationship toward ``/C:/evil.txt``: the member was left out, and the
+    relationship kept pointing to it, so check accepted and fill refused; both are now left out, and said."""
+    relation = (b'<Relationship Id="rIdEvil" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+                b'relationships/oleObject" Target="/C:/evil.txt"/></Relationships>')
+    path = rezip(filled, tmp_path / "lecteur.xlsx", lambda name, data: data.replace(b"</Relationships>", relation)
+                 if name == "_rels/.rels" else data, extra=[("C:/evil.txt", b"@echo pwned\r\n", zipfile.ZIP_DEFLATED)])
+    agreed_and_filled(path, capsys)
