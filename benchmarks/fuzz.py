@@ -22,7 +22,9 @@ and the findings are:
   with standings other than the original's;
 - ``unread`` (soft: reported, not a failure): such a sound file refused.
 
-The suite runs a few hundred cases (``tests/test_fuzz_package.py``); the long run is by hand:
+The suite runs a short run (``tests/test_fuzz_package.py``: each example cut to its first few events,
+``small_example``, and the cases of its seed that bring a kind of mutation, a part or a federation seen fewer than
+twice, ``covering``); the long run, on the whole examples, is by hand:
 
     python benchmarks/fuzz.py --cases 20000 --seed 1 --jobs 2 --log run.jsonl   # figures, one example a finding
     python benchmarks/fuzz.py --cases 20000 --seed 1 --log run.jsonl --resume   # go on with a stopped run
