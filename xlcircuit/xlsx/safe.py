@@ -607,9 +607,8 @@ def _parsed_without_comments() -> None:
 
     parse = functions.fromstring
     if functions.LXML and isinstance(parse, functools.partial) and "parser" in parse.keywords:
-        from lxml.etree import XMLParser
-
-        parse.keywords["parser"] = XMLParser(resolve_entities=False, remove_comments=True, remove_pis=True)
+        parser = type(parse.keywords["parser"])  # lxml's XMLParser, without importing lxml here
+        parse.keywords["parser"] = parser(resolve_entities=False, remove_comments=True, remove_pis=True)
 
 
 _parsed_without_comments()
