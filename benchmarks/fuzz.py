@@ -22,7 +22,9 @@ and the findings are:
   with standings other than the original's;
 - ``unread`` (soft: reported, not a failure): such a sound file refused.
 
-The suite runs a few hundred cases (``tests/test_fuzz_package.py``); the long run is by hand:
+The suite runs a short run (``tests/test_fuzz_package.py``: each example cut to its first few events,
+``small_example``, and the cases of its seed that bring a kind of mutation, a part or a federation seen fewer than
+twice, ``covering``); the long run, on the whole examples, is by hand:
 
     python benchmarks/fuzz.py --cases 20000 --seed 1 --jobs 2 --log run.jsonl   # figures, one example a finding
     python benchmarks/fuzz.py --cases 20000 --seed 1 --log run.jsonl --resume   # go on with a stopped run
@@ -56,7 +58,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 CODES = ("tdf", "dbm", "cdf", "elo", "torres")
-#: Seconds a case may take in the long run before it is a hang (a sound example takes well under one).
+#: Seconds of processor time a case may take in the long run before it is a hang (a sound example takes well under
+#: one); on the clock, ten times that (a loaded machine makes cases wait their turn).
 TIMEOUT = 30.0
 
 # --- the zip, entry by entry ------------------------------------------------------------------------------
@@ -191,6 +194,7 @@ class Mutant:
     archive: Archive
     said: list[str] = field(default_factory=list)  # what was done, for the report
     sound: bool = True  # every mutation kept the workbook's meaning
+    kinds: list[str] = field(default_factory=list)  # the mutations' kinds and the parts they changed (``covering``)
 
 
 def _element(data: bytes, rng: random.Random) -> tuple[int, int] | None:
@@ -330,9 +334,10 @@ def xml_references(data: bytes, rng: random.Random) -> tuple[bytes, str, bool]:
     choice = rng.randrange(3)
     if choice == 0:
         def referenced(match: re.Match) -> bytes:
-            text = match.group(1).decode("utf-8")
-            return b">" + "".join(f"&#{ord(c)};" if c.isalnum() and rng.random() < 0.5 else c
-                                  for c in text).encode() + b"<"
+            pieces = re.split(r"(&[^;&]*;)", match.group(1).decode("utf-8"))  # references there already kept whole
+            return b">" + "".join(piece if piece.startswith("&") else "".join(
+                f"&#{ord(c)};" if c.isalnum() and rng.random() < 0.5 else c for c in piece)
+                for piece in pieces).encode() + b"<"
         return _TEXT.sub(referenced, data), "références de caractères", True
     if choice == 1:
         def cdata(match: re.Match) -> bytes:
@@ -476,6 +481,7 @@ def mutate_xml(mutant: Mutant, rng: random.Random) -> None:
     entry.data, said, sound = XML_MUTATIONS[name](entry.data, rng)
     mutant.said.append(f"{entry.name}: {said}")
     mutant.sound &= sound
+    mutant.kinds += [f"xml {name}", f"partie {_part(entry.name)}"]
 
 
 def mutate_value(mutant: Mutant, rng: random.Random) -> None:
@@ -486,6 +492,12 @@ def mutate_value(mutant: Mutant, rng: random.Random) -> None:
     entry.data, said, sound = change(entry.data, rng)
     mutant.said.append(f"{entry.name}: {said}")
     mutant.sound &= sound
+    mutant.kinds.append(f"valeur {change.__name__}")
+
+
+def _part(name: str) -> str:
+    """A part's kind: its name, numbers left out (``xl/worksheets/sheet#.xml``)."""
+    return re.sub(r"\d+", "#", name)
 
 
 def _pick(mutant: Mutant, rng: random.Random) -> Entry:
@@ -658,14 +670,37 @@ def mutant(original: bytes, seed: int, case: int) -> Mutant:
     for _ in range(rng.choice([1, 1, 1, 2, 2, 3])):
         level = rng.random()
         if level < 0.3:
-            said, sound = ZIP_MUTATIONS[rng.choice(list(ZIP_MUTATIONS))](m, rng)
+            name = rng.choice(list(ZIP_MUTATIONS))
+            said, sound = ZIP_MUTATIONS[name](m, rng)
             m.said.append(said)
             m.sound &= sound
+            m.kinds.append(f"zip {name}")
         elif level < 0.8:
             mutate_xml(m, rng)
         else:
             mutate_value(m, rng)
     return m
+
+
+def every_kind(parts: list[str]) -> set[str]:
+    """The kinds of mutation ``mutant`` makes, and the parts (``parts``, by ``_part`` kind) it may change."""
+    return ({f"zip {name}" for name in ZIP_MUTATIONS} | {f"xml {name}" for name in XML_MUTATIONS}
+            | {"valeur value_cell"} | {"valeur value_string" for part in parts if part.startswith("xl/sharedStrings")}
+            | {f"partie {part}" for part in parts})
+
+
+def covering(seed: int, cases: range, times: int, files: dict[tuple[str, bool], bytes]) -> list[int]:
+    """The cases of ``cases`` (in order) that each bring a kind of mutation, a part mutated or a federation not yet
+    seen ``times`` times: a short run of a seed that still reaches every kind (the suite's)."""
+    seen: Counter[str] = Counter()
+    chosen = []
+    for case in cases:
+        code, filled = choose_original(seed, case)
+        kinds = set(mutant(files[code, filled], seed, case).kinds) | {f"fédération {code}{' rempli' * filled}"}
+        if any(seen[kind] < times for kind in kinds):
+            chosen.append(case)
+            seen.update(kinds)
+    return chosen
 
 
 def choose_original(seed: int, case: int) -> tuple[str, bool]:
@@ -689,10 +724,42 @@ class Result:
         return self.outcome not in ("accepted", "refused", "unread")
 
 
-class Originals:
-    """Each federation's example, typed in and filled, written once in ``folder``; and the standings each fills to."""
+#: Each federation's example cut to its first few events (the suite's originals): the main table, how many of
+#: its first columns make an event (a tournament, a round's table, a game, a match), and how many events kept.
+SMALL = {"tdf": ("RESULTATS", 1, 2), "dbm": ("RESULTATS", 1, 6), "cdf": ("PARTIES", 2, 2),
+         "elo": ("PARTIES", 2, 4), "torres": ("MATCHS", 3, 3)}
 
-    def __init__(self, folder: Path):
+
+def small_example(code: str) -> object:
+    """The bundled example of ``code`` cut to its first events (``SMALL``), with the tournaments, votes, players
+    and preferences they name: a smaller season of the same federation, that fills without a problem."""
+    from types import SimpleNamespace
+
+    from xlcircuit.federations.examples import load
+
+    full = vars(load(code))
+    table, width, events = SMALL[code]
+    keys = list(dict.fromkeys(tuple(row[:width]) for row in full[table]))[:events]
+    kept = [row for row in full[table] if tuple(row[:width]) in keys]
+    names = {value for row in kept for value in row if isinstance(value, str)}
+    cut = dict(full, **{table: kept})
+    for name, rows in full.items():
+        if name in (table, "PARAMETRES") or name.endswith("HEADERS") or not isinstance(rows, list):
+            continue
+        if name == "VOTES":
+            cut[name] = [row for row in rows if tuple(row[:width]) in keys]
+        else:  # tournaments and players by their name; preferences by both names
+            cut[name] = [row for row in rows if all(v in names for v in row[:2 if name == "PREFERES" else 1])]
+    return SimpleNamespace(**cut)
+
+
+class Originals:
+    """Each federation's example, typed in and filled, written once in ``folder``; and the standings each fills to.
+    ``small``: each example cut to its first few events (``small_example``), for the suite."""
+
+    def __init__(self, folder: Path, small: bool = False):
+        from unittest import mock
+
         from xlcircuit.federations import ADAPTERS
         from xlcircuit.xlsx import Book, save_atomic
 
@@ -702,7 +769,11 @@ class Originals:
         for code in CODES:
             adapter = ADAPTERS[code]
             wb = adapter.new_workbook()
-            adapter.put_example(wb)
+            if small:
+                with mock.patch.object(sys.modules[type(adapter).__module__], "load", small_example):
+                    adapter.put_example(wb)
+            else:
+                adapter.put_example(wb)
             path = save_atomic(wb, folder / f"{code}.xlsx")
             self.files[code, False] = path.read_bytes()
             book = Book(path)
@@ -710,6 +781,17 @@ class Originals:
             book.save()
             self.files[code, True] = path.read_bytes()
             self.standings[code] = standings(path, code)
+
+
+_SMALL_ORIGINALS: list[Originals] = []
+
+
+def small_originals() -> Originals:
+    """The examples cut small (``small_example``), typed in and filled: made once a process (the suite's)."""
+    if not _SMALL_ORIGINALS:
+        with tempfile.TemporaryDirectory() as folder:
+            _SMALL_ORIGINALS.append(Originals(Path(folder), small=True))
+    return _SMALL_ORIGINALS[0]
 
 
 def standings(path: Path, code: str) -> list:
@@ -997,10 +1079,30 @@ class Worker:
             raise RuntimeError("a fuzz worker did not start")
         self.case: int | None = None
         self.since = 0.0
+        self.cpu = 0.0
 
     def give(self, case: int) -> None:
-        self.case, self.since = case, time.monotonic()
+        self.case, self.since, self.cpu = case, time.monotonic(), self.cpu_seconds() or 0.0
         self.connection.send(case)
+
+    def cpu_seconds(self) -> float | None:
+        """The processor time the worker has used (Linux's /proc; None elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError, AttributeError):
+            return None
+
+    def over(self, timeout: float) -> str | None:
+        """Why the case given is a hang: over ``timeout`` seconds of processor time (a bomb let through), or, on a
+        loaded machine where a case waits its turn, over ten times that long on the clock (a file read without end,
+        a pipe); None: not yet. Without processor times, over ``timeout`` on the clock."""
+        elapsed, cpu = time.monotonic() - self.since, self.cpu_seconds()
+        if cpu is None:
+            return f"over {timeout:.0f} s" if elapsed > timeout else None
+        if cpu - self.cpu > timeout:
+            return f"over {timeout:.0f} s of processor time"
+        return f"over {10 * timeout:.0f} s" if elapsed > 10 * timeout else None
 
     def stop(self) -> None:
         self.process.kill()
@@ -1034,10 +1136,10 @@ def long_run(cases: list[int] | range, seed: int, jobs: int, timeout: float, mem
                 case, outcome, detail, said = message
                 report(case, Result(outcome, detail, said))
                 worker.case = None
-            elif not worker.process.is_alive() or time.monotonic() - worker.since > timeout:
-                alive = worker.process.is_alive()
-                report(worker.case, Result("hang" if alive else "traceback", f"over {timeout:.0f} s" if alive
-                                           else f"the worker process died (exit {worker.process.exitcode})"))
+            elif not worker.process.is_alive() or worker.over(timeout) is not None:
+                hang = worker.over(timeout) if worker.process.is_alive() else None
+                report(worker.case, Result("hang", hang) if hang is not None else Result(
+                    "traceback", f"the worker process died (exit {worker.process.exitcode})"))
                 worker.stop()
                 worker = workers[index] = Worker(context, seed, memory)
             if worker.case is None:
@@ -1088,6 +1190,23 @@ def read_log(paths: list[Path]) -> dict[int, Result]:
     return results
 
 
+def log_seeds(paths: list[Path]) -> set[int | None]:
+    """The seeds of the runs the logs hold (each line says its run's seed; None: a line of an older log, without)."""
+    return {json.loads(line).get("seed") for path in paths for line in path.read_text(encoding="utf-8").splitlines()}
+
+
+def _seed_of_logs(paths: list[Path], given: int | None) -> str:
+    """The seed a summary is of, as its title says it: the logs', else the one given, else unknown. Logs of
+    different seeds are not summed up together (their case numbers are different cases)."""
+    seeds = log_seeds(paths) - {None}
+    if len(seeds) > 1 or (seeds and given is not None and given not in seeds):
+        sys.exit(f"these logs are of seeds {sorted(seeds)}" + (f", not {given}" if given is not None else "")
+                 + ": summarise one seed at a time")
+    if seeds:
+        return f"seed {seeds.pop()}"
+    return f"seed {given}" if given is not None else "seed not in the log (an older log: give it with --seed)"
+
+
 def _one(args: argparse.Namespace) -> None:
     """``--save`` or ``--replay``: one case."""
     case = args.save if args.save is not None else args.replay
@@ -1109,7 +1228,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=20_000)
     parser.add_argument("--start", type=int, default=0, help="the first case")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, help="the run's seed (default 1; for --summary, the log's)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds before a case is a hang")
     parser.add_argument("--memory", type=int, default=3, help="address-space limit of a worker, in GiB")
@@ -1120,14 +1239,18 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true", help="leave out the cases --log already has")
     parser.add_argument("--summary", type=Path, nargs="+", help="only print the figures of these logs")
     args = parser.parse_args()
-    if args.save is not None or args.replay is not None:
-        _one(args)
-        return
     if args.summary:
+        title = f"{_seed_of_logs(args.summary, args.seed)}, from {', '.join(map(str, args.summary))}"
         results = read_log(args.summary)
         if args.cases:
             results = {c: r for c, r in results.items() if args.start <= c < args.start + args.cases}
-        sys.exit(1 if figures(results, f"seed {args.seed}, from {', '.join(map(str, args.summary))}") else 0)
+        sys.exit(1 if figures(results, title) else 0)
+    args.seed = 1 if args.seed is None else args.seed
+    if args.save is not None or args.replay is not None:
+        _one(args)
+        return
+    if args.resume and args.log and args.log.exists() and log_seeds([args.log]) - {None, args.seed}:
+        sys.exit(f"{args.log} holds a run of seed {sorted(log_seeds([args.log]) - {None})}, not {args.seed}")
     cases = range(args.start, args.start + args.cases)
     done = set(read_log([args.log])) if args.resume and args.log and args.log.exists() else set()
     results: dict[int, Result] = {}
@@ -1137,7 +1260,7 @@ def main() -> None:
     def report(case: int, result: Result) -> None:
         results[case] = result
         if log:
-            entry = {"case": case, "outcome": result.outcome}
+            entry = {"seed": args.seed, "case": case, "outcome": result.outcome}
             if result.outcome not in ("accepted", "refused"):
                 entry |= {"detail": result.detail, "said": result.said}
             log.write(json.dumps(entry, ensure_ascii=False) + "\n")

@@ -4,7 +4,8 @@ mutated in real workbooks of every federation. Each mutant ends filled, with a w
 package validator passes, or in one French sentence: never a traceback, a hang, or an output more damaged than
 its input.
 
-The suite runs a bounded number of cases; a longer run is by hand:
+The suite runs a short run on each federation's example cut to its first few events (``fuzz.small_example``),
+every kind of zip and XML mutation twice; a longer run, random kinds on the whole examples, is by hand:
 ``python tests/test_fuzz_engine.py --cases 5000 --seed 7`` prints the outcomes and each failure's place.
 """
 
@@ -35,7 +36,7 @@ from xlcircuit.rules.errors import XlcircuitError
 from xlcircuit.xlsx import Book, save_atomic
 from xlcircuit.xlsx.validate import package_problems, structure_problems
 
-CASES = 80
+CASES = 34  # the suite's: each of the 9 kinds of zip mutation and the 8 of XML twice
 SECONDS = 60  # a case taking longer is a hang (a bomb let through)
 #: Values a hostile or broken file may hold where a number, a reference, a name or an encoding is expected.
 HOSTILE = [b"", b"-1", b"0", b"1e20", b"9" * 400, b"A0", b"A1:XFD1048576", b"XFD1048577", b"&#0;", b"\xc3",
@@ -59,11 +60,14 @@ def _central(data: bytes) -> list[int]:
     return offsets
 
 
-def mutate_zip(data: bytes, rng: random.Random) -> bytes:
-    """One mutation of the zip's structure."""
+ZIP_KINDS, XML_KINDS = 9, 8
+
+
+def mutate_zip(data: bytes, rng: random.Random, kind: int | None = None) -> bytes:
+    """One mutation of the zip's structure (of kind ``kind``, else a random one)."""
     buffer = bytearray(data)
     entries = _central(data)
-    kind = rng.randrange(9)
+    kind = rng.randrange(ZIP_KINDS) if kind is None else kind
     if not entries or kind == 0:  # truncated
         return data[:rng.randrange(len(data))]
     entry = rng.choice(entries)
@@ -102,9 +106,9 @@ def mutate_zip(data: bytes, rng: random.Random) -> bytes:
     return bytes(buffer)
 
 
-def mutate_xml(data: bytes, rng: random.Random) -> bytes | None:
-    """One mutation of a part's XML (None: the part is dropped)."""
-    kind = rng.randrange(8)
+def mutate_xml(data: bytes, rng: random.Random, kind: int | None = None) -> bytes | None:
+    """One mutation of a part's XML (of kind ``kind``, else a random one; None: the part is dropped)."""
+    kind = rng.randrange(XML_KINDS) if kind is None else kind
     if kind == 0 and data:  # bytes flipped
         buffer = bytearray(data)
         for _ in range(rng.randint(1, 6)):
@@ -133,8 +137,17 @@ def mutate_xml(data: bytes, rng: random.Random) -> bytes | None:
 
 
 @functools.cache
-def _originals(folder: str) -> tuple[Path, ...]:
-    """Each federation's example, filled and saved (a real workbook, as ``xlcircuit demo`` leaves it)."""
+def _originals(folder: str, small: bool = False) -> tuple[Path, ...]:
+    """Each federation's example, filled and saved (a real workbook, as ``xlcircuit demo`` leaves it); ``small``:
+    each example cut to its first few events."""
+    if small:
+        import fuzz  # benchmarks/fuzz.py, on the path by conftest
+
+        made = fuzz.small_originals()
+        paths = [Path(folder) / f"{code}.xlsx" for code in fuzz.CODES]
+        for path in paths:
+            path.write_bytes(made.files[path.stem, True])
+        return tuple(paths)
     paths = []
     for code, module in FEDERATIONS.items():
         path = Path(folder) / f"{code}.xlsx"
@@ -148,12 +161,15 @@ def _originals(folder: str) -> tuple[Path, ...]:
     return tuple(paths)
 
 
-def _mutant(original: Path, target: Path, rng: random.Random) -> str:
-    """A copy of ``original`` with its zip or one to three of its parts mutated; says what."""
-    if rng.random() < 0.4:
-        target.write_bytes(mutate_zip(original.read_bytes(), rng))
-        what = "zip"
+def _mutant(original: Path, target: Path, rng: random.Random, forced: int | None = None) -> str:
+    """A copy of ``original`` with its zip or one to three of its parts mutated; says what. ``forced``: the zip
+    (even) or the XML (odd) is mutated, with kind ``forced // 2`` (modulo the kinds), else both at random."""
+    if (rng.random() < 0.4) if forced is None else forced % 2 == 0:
+        kind = None if forced is None else forced // 2 % ZIP_KINDS
+        target.write_bytes(mutate_zip(original.read_bytes(), rng, kind))
+        what = f"zip ({kind})" if kind is not None else "zip"
     else:
+        kind = None if forced is None else forced // 2 % XML_KINDS
         with zipfile.ZipFile(original) as old:
             names = [i.filename for i in old.infolist()]
             chosen = set(rng.sample(names, rng.randint(1, 3)))
@@ -161,10 +177,10 @@ def _mutant(original: Path, target: Path, rng: random.Random) -> str:
                 for name in names:
                     data = old.read(name)
                     if name in chosen:
-                        data = mutate_xml(data, rng)
+                        data = mutate_xml(data, rng, kind)
                     if data is not None:
                         new.writestr(name, data)
-        what = ", ".join(sorted(chosen))
+        what = ", ".join(sorted(chosen)) + (f" ({kind})" if kind is not None else "")
     old_enough = time.time() - 3600  # an e-mailed file, not one being written
     os.utime(target, (old_enough, old_enough))
     return what
@@ -229,9 +245,11 @@ def replay(case: int, seed: int, folder: Path) -> None:
     print(attempt(folder / "mutant.xlsx", folder / "out.xlsx"))
 
 
-def run(cases: int, seed: int, folder: Path, verbose: bool = False) -> tuple[Counter, dict[str, str]]:
-    """``cases`` mutants; the outcomes and, for each failure's kind, one example of what was mutated."""
-    originals = _originals(str(folder))
+def run(cases: int, seed: int, folder: Path, verbose: bool = False,
+        every_kind: bool = False) -> tuple[Counter, dict[str, str]]:
+    """``cases`` mutants; the outcomes and, for each failure's kind, one example of what was mutated.
+    ``every_kind``: the suite's run, on the small examples, the kinds of mutation taken in turn."""
+    originals = _originals(str(folder), small=every_kind)
     rng = random.Random(seed)
     outcomes: Counter = Counter()
     failures: dict[str, str] = {}
@@ -240,7 +258,7 @@ def run(cases: int, seed: int, folder: Path, verbose: bool = False) -> tuple[Cou
         for case in range(cases):
             original = rng.choice(originals)
             mutant = folder / f"mutant-{case % 4}.xlsx"
-            what = _mutant(original, mutant, rng)
+            what = _mutant(original, mutant, rng, case if every_kind else None)
             signal.alarm(SECONDS)
             try:
                 outcome = attempt(mutant, folder / "out.xlsx")
@@ -261,7 +279,7 @@ def run(cases: int, seed: int, folder: Path, verbose: bool = False) -> tuple[Cou
 
 @pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the hang guard needs SIGALRM (not on Windows)")
 def test_mutated_packages_of_every_federation_end_filled_or_in_one_sentence(tmp_path):
-    outcomes, failures = run(CASES, seed=28, folder=tmp_path)
+    outcomes, failures = run(CASES, seed=28, folder=tmp_path, every_kind=True)
     print(f"fuzz: {sum(outcomes.values())} cases, {dict(outcomes)}")
     assert not failures, "\n".join(f"{where}: {example}" for where, example in failures.items())
     assert outcomes["refusé"] and outcomes["rempli"]

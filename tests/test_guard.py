@@ -516,3 +516,57 @@ def test_a_sheet_whose_filled_copy_would_not_open_again_is_one_sentence(filled, 
     path = rezip(filled, tmp_path / "illisible.xlsx", lambda name, data: data.replace(old, new, 1) if name == part
                  else data)
     refused_alike(path, expected, capsys, at_open=False)
+
+
+# --- a file check accepts is one fill fills, and the reverse (the package fuzz's disagreements) -------------------
+
+
+def agreed_and_filled(path: Path, capsys) -> None:
+    """``check`` accepts ``path`` and ``fill`` fills it into a workbook openpyxl reopens with its standings, no more
+    damaged than it came (what Excel would repair in it, it had already)."""
+    from xlcircuit.xlsx.validate import structure_problems
+
+    source = path.with_name("avant.xlsx")
+    source.write_bytes(path.read_bytes())
+    assert main(["check", str(path)]) == 0, capsys.readouterr().err
+    assert main(["fill", str(path)]) == 0, capsys.readouterr().err
+    assert "Classeur rempli" in capsys.readouterr().out
+    assert openpyxl.load_workbook(path)["Classement"].tables
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path) as new:
+        assert structure_problems(new) <= structure_problems(old)
+    path.unlink()  # it keeps the defects of its input, made on purpose (the suite's check of written workbooks)
+    source.unlink()
+
+
+def test_a_workbook_its_package_relationships_do_not_name_is_filled_with_its_sheets_typed(filled, tmp_path, capsys):
+    """``_rels/.rels`` without its relationship to the workbook (xl/workbook.xml is then read, as openpyxl reads it):
+    check accepted it, and fill refused it, saying its save would have left the rewritten sheets untyped."""
+    path = rezip(filled, tmp_path / "sans-lien.xlsx", lambda name, data: re.sub(
+        rb'<Relationship [^>]*officeDocument"[^>]*/>', b"", data) if name == "_rels/.rels" else data)
+    assert b"workbook.xml" not in zipfile.ZipFile(path).read("_rels/.rels")
+    agreed_and_filled(path, capsys)
+
+
+@pytest.mark.parametrize("part, namespace", [
+    ("[Content_Types].xml", b"http://purl.oclc.org/ooxml/spreadsheetml/main"),
+    ("xl/worksheets/_rels/sheet3.xml.rels", b""),
+])  # fmt: skip
+def test_a_package_part_in_another_namespace_is_one_sentence_for_check_and_fill(filled, tmp_path, capsys, part,
+                                                                                namespace):
+    """Content types or relationships in another namespace (Excel reads no such package): check accepted them and
+    fill refused them, vaguely (« une partie du classeur lu est abîmée »); both now say which part and why."""
+    path = rezip(filled, tmp_path / "espace.xlsx", lambda name, data: re.sub(
+        rb'xmlns="[^"]*"', b'xmlns="' + namespace + b'"', data, count=1) if name == part else data)
+    found = "Types" if part.startswith("[") else "Relationships"
+    refused_alike(path, f"(la racine de {part} est « {found} » de l'espace de noms « {namespace.decode()} », attendu "
+                        f"« {found} » de l'espace de noms", capsys)
+
+
+def test_a_relationship_toward_a_drive_is_left_out_like_a_member_so_named(filled, tmp_path, capsys):
+    """A member ``C:/evil.txt`` and a relationship toward ``/C:/evil.txt``: the member was left out, and the
+    relationship kept pointing to it, so check accepted and fill refused; both are now left out, and said."""
+    relation = (b'<Relationship Id="rIdEvil" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+                b'relationships/oleObject" Target="/C:/evil.txt"/></Relationships>')
+    path = rezip(filled, tmp_path / "lecteur.xlsx", lambda name, data: data.replace(b"</Relationships>", relation)
+                 if name == "_rels/.rels" else data, extra=[("C:/evil.txt", b"@echo pwned\r\n", zipfile.ZIP_DEFLATED)])
+    agreed_and_filled(path, capsys)

@@ -8,14 +8,17 @@ lxml, one where lxml is hidden, on workbooks written by the other."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
 import openpyxl
 from conftest import table_rows
 
+from xlcircuit.cli import main
 from xlcircuit.xlsx.validate import package_problems
 
 #: Run first in the child: lxml cannot be imported, so openpyxl serialises with the standard library.
@@ -89,3 +92,24 @@ def test_a_fill_that_adds_a_sheet_declares_its_namespaces_whoever_wrote_the_work
             book = archive.read("xl/workbook.xml")
         assert b'name="Courbes"' in book
 
+
+
+def test_comments_inside_tables_and_relationships_are_read_with_lxml_as_without(small_season, tmp_path):
+    """XML comments and processing instructions between the elements of the table parts and of the sheets'
+    relationships (valid XML): with lxml, openpyxl took them for elements, and check and fill refused the workbook
+    (« contenu inattendu », « Unknown relationship »)."""
+    path = tmp_path / "commentaires.xlsx"
+    with zipfile.ZipFile(small_season) as old, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename.startswith(("xl/tables/", "xl/worksheets/_rels/")):
+                data = re.sub(rb"(?<!\?)>(?=<)", b"><!-- x --><?pi x?>", data)
+            new.writestr(info, data)
+    os.utime(path, (time.time() - 3600, time.time() - 3600))  # an e-mailed file, not one being written
+    filled = {lxml: tmp_path / f"rempli-{lxml}.xlsx" for lxml in (True, False)}
+    for lxml, target in filled.items():
+        child(f"from xlcircuit.cli import main\nassert main(['check', {str(path)!r}]) == 0\n"
+              f"assert main(['fill', {str(path)!r}, '-o', {str(target)!r}]) == 0\n", lxml)
+        assert package_problems(target) == []
+    assert main(["fill", str(small_season), "-o", str(tmp_path / "sans-commentaires.xlsx")]) == 0
+    assert tables(filled[True]) == tables(filled[False]) == tables(tmp_path / "sans-commentaires.xlsx")

@@ -15353,7 +15353,7 @@ from defusedxml import ElementTree as SafeET
 from openpyxl.utils import range_boundaries
 
 from ..rules.errors import WorkbookError
-from .ooxml import _SHEET_KINDS, MAIN, OFFICE_RELS, rels_part, resolve
+from .ooxml import _SHEET_KINDS, CONTENT_TYPES, MAIN, OFFICE_RELS, PACKAGE_RELS, rels_part, resolve
 
 if TYPE_CHECKING:
     from .safe import Opened
@@ -15408,6 +15408,7 @@ class Package:
         self.infos = self.source_file.infos
         self.names = self.source_file.names
         self._rels: dict[str, list[Rel]] = {}
+        self._check_roots()
         roots = [r for r in self.rels("") if r.type.endswith("/officeDocument")]
         self.workbook = roots[0].part if roots else "xl/workbook.xml"
         if self.workbook not in self.names:
@@ -15438,6 +15439,18 @@ class Package:
         except (ParseError, DefusedXmlException):
             raise self.damaged(f"XML invalide dans {part}") from None
         return root
+
+    def _check_roots(self) -> None:
+        """The package's own parts (its content types, every relationship part) are what their names say, in their
+        namespace: Excel reads no package whose parts are typed or linked otherwise, and a fill patches them."""
+        expected = [("[Content_Types].xml", CONTENT_TYPES, "Types")] if "[Content_Types].xml" in self.names else []
+        expected += [(name, PACKAGE_RELS, "Relationships") for name in sorted(self.names) if name.endswith(".rels")]
+        for part, uri, name in expected:
+            tag = self.xml(part).tag
+            found_uri, _, found = tag[1:].rpartition("}") if tag.startswith("{") else ("", "", tag)
+            if (found_uri, found) != (uri, name):
+                raise self.damaged(f"la racine de {part} est « {found} » de l'espace de noms « {found_uri} », "
+                                   f"attendu « {name} » de l'espace de noms « {uri} »")
 
     def rels(self, part: str) -> list[Rel]:
         """The relationships of ``part`` ('' for the package's own)."""
@@ -16637,6 +16650,7 @@ Members named outside the package (``../``, ``..\\``, an absolute path) are left
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import os
@@ -17216,6 +17230,21 @@ def declares_entities(path: Path) -> bool:
 
 
 
+def _parsed_without_comments() -> None:
+    """openpyxl's parser, when it reads through lxml (installed on many organisers' machines), set to leave out
+    comments and processing instructions, as the standard library's parser does: openpyxl's readers took them for
+    elements (a table part with a comment inside was « contenu inattendu »). XML allows both anywhere in an element."""
+    from openpyxl.xml import functions
+
+    parse = functions.fromstring
+    if functions.LXML and isinstance(parse, functools.partial) and "parser" in parse.keywords:
+        parser = type(parse.keywords["parser"])  # lxml's XMLParser, without importing lxml here
+        parse.keywords["parser"] = parser(resolve_entities=False, remove_comments=True, remove_pis=True)
+
+
+_parsed_without_comments()
+
+
 def load_workbook(opened: Opened, data: BinaryIO | None = None, data_only: bool = False) -> Workbook:
     """openpyxl's model of the workbook ``opened`` (or of ``data``, a reduced copy of it), whatever openpyxl
     raises on what it cannot read turned into one French sentence.
@@ -17337,7 +17366,9 @@ class Surgery:
         self.original = {s.name: s for s in package.sheets}
         # Every relationship the save follows is read now, and every part it patches checked.
         self.owned_parts = {self.original[name].part for name in the_plan.owned if name in self.original}
-        self.kept = package.reachable([r.part for r in package.rels("")], skip=self.owned_parts)
+        # The workbook part is kept even when the package's relationships do not name it (the package then reads
+        # xl/workbook.xml): its sheets are not parts left behind.
+        self.kept = package.reachable([r.part for r in package.rels("")] + [package.workbook], skip=self.owned_parts)
         self.old = set().union(*(package.reachable([p]) for p in self.owned_parts))
         styles_part = _target(package, package.workbook, "styles")
         if styles_part is None:

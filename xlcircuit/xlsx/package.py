@@ -14,7 +14,7 @@ from defusedxml import ElementTree as SafeET
 from openpyxl.utils import range_boundaries
 
 from ..rules.errors import WorkbookError
-from .ooxml import _SHEET_KINDS, MAIN, OFFICE_RELS, rels_part, resolve
+from .ooxml import _SHEET_KINDS, CONTENT_TYPES, MAIN, OFFICE_RELS, PACKAGE_RELS, rels_part, resolve
 
 if TYPE_CHECKING:
     from .safe import Opened
@@ -69,6 +69,7 @@ class Package:
         self.infos = self.source_file.infos
         self.names = self.source_file.names
         self._rels: dict[str, list[Rel]] = {}
+        self._check_roots()
         roots = [r for r in self.rels("") if r.type.endswith("/officeDocument")]
         self.workbook = roots[0].part if roots else "xl/workbook.xml"
         if self.workbook not in self.names:
@@ -99,6 +100,18 @@ class Package:
         except (ParseError, DefusedXmlException):
             raise self.damaged(f"XML invalide dans {part}") from None
         return root
+
+    def _check_roots(self) -> None:
+        """The package's own parts (its content types, every relationship part) are what their names say, in their
+        namespace: Excel reads no package whose parts are typed or linked otherwise, and a fill patches them."""
+        expected = [("[Content_Types].xml", CONTENT_TYPES, "Types")] if "[Content_Types].xml" in self.names else []
+        expected += [(name, PACKAGE_RELS, "Relationships") for name in sorted(self.names) if name.endswith(".rels")]
+        for part, uri, name in expected:
+            tag = self.xml(part).tag
+            found_uri, _, found = tag[1:].rpartition("}") if tag.startswith("{") else ("", "", tag)
+            if (found_uri, found) != (uri, name):
+                raise self.damaged(f"la racine de {part} est « {found} » de l'espace de noms « {found_uri} », "
+                                   f"attendu « {name} » de l'espace de noms « {uri} »")
 
     def rels(self, part: str) -> list[Rel]:
         """The relationships of ``part`` ('' for the package's own)."""

@@ -19,6 +19,7 @@ Members named outside the package (``../``, ``..\\``, an absolute path) are left
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import os
@@ -596,6 +597,21 @@ def declares_entities(path: Path) -> bool:
         return "entités" in str(exc)
     return False
 
+
+
+def _parsed_without_comments() -> None:
+    """openpyxl's parser, when it reads through lxml (installed on many organisers' machines), set to leave out
+    comments and processing instructions, as the standard library's parser does: openpyxl's readers took them for
+    elements (a table part with a comment inside was « contenu inattendu »). XML allows both anywhere in an element."""
+    from openpyxl.xml import functions
+
+    parse = functions.fromstring
+    if functions.LXML and isinstance(parse, functools.partial) and "parser" in parse.keywords:
+        parser = type(parse.keywords["parser"])  # lxml's XMLParser, without importing lxml here
+        parse.keywords["parser"] = parser(resolve_entities=False, remove_comments=True, remove_pis=True)
+
+
+_parsed_without_comments()
 
 
 def load_workbook(opened: Opened, data: BinaryIO | None = None, data_only: bool = False) -> Workbook:

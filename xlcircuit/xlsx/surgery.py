@@ -77,7 +77,9 @@ class Surgery:
         self.original = {s.name: s for s in package.sheets}
         # Every relationship the save follows is read now, and every part it patches checked.
         self.owned_parts = {self.original[name].part for name in the_plan.owned if name in self.original}
-        self.kept = package.reachable([r.part for r in package.rels("")], skip=self.owned_parts)
+        # The workbook part is kept even when the package's relationships do not name it (the package then reads
+        # xl/workbook.xml): its sheets are not parts left behind.
+        self.kept = package.reachable([r.part for r in package.rels("")] + [package.workbook], skip=self.owned_parts)
         self.old = set().union(*(package.reachable([p]) for p in self.owned_parts))
         styles_part = _target(package, package.workbook, "styles")
         if styles_part is None:
