@@ -570,3 +570,30 @@ def test_a_relationship_toward_a_drive_is_left_out_like_a_member_so_named(filled
     path = rezip(filled, tmp_path / "lecteur.xlsx", lambda name, data: data.replace(b"</Relationships>", relation)
                  if name == "_rels/.rels" else data, extra=[("C:/evil.txt", b"@echo pwned\r\n", zipfile.ZIP_DEFLATED)])
     agreed_and_filled(path, capsys)
+
+
+def test_a_number_of_hundreds_of_digits_in_the_journal_is_kept_as_its_digits_and_the_refill_opens(tmp_path, capsys):
+    """The Journal's earlier rows are written back by every fill: a cell of 400 digits there (no spreadsheet number
+    holds it) is kept as its digits, written as text, and the refilled workbook opens (found by the long fuzz)."""
+    from xlcircuit.federations import ADAPTERS
+
+    path = filled_example(ADAPTERS["tdf"], tmp_path)
+    wb = openpyxl.load_workbook(path)
+    part = f"xl/worksheets/sheet{wb.sheetnames.index('Journal') + 1}.xml"
+    journal = wb["Journal"]
+    top = int(re.sub(r"\D", "", journal.tables["Journal"].ref.split(":")[0]))
+    digits = "9" * 400
+    copy = path.with_name("copie.tmpzip")
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info.filename)
+            if info.filename == part:
+                data, count = re.subn(rf'<c r="C{top + 1}"[^>]*?(/>|>.*?</c>)'.encode(),
+                                      f'<c r="C{top + 1}"><v>{digits}</v></c>'.encode(), data, count=1, flags=re.S)
+                assert count == 1
+            new.writestr(info, data)
+    os.replace(copy, path)
+    assert main(["fill", str(path)]) == 0, capsys.readouterr().err
+    assert package_problems(path) == []
+    cells = [c.value for row in openpyxl.load_workbook(path)["Journal"].iter_rows() for c in row]
+    assert digits in cells

@@ -18130,6 +18130,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Iterator
 
@@ -18312,7 +18313,13 @@ def _number_cell_xml(ref: str, s: str, value) -> str:
         return f'<c r="{ref}"{s} t="n"><v>{value:.16g}</v></c>'
     if value.__class__ is int and -10**15 < value < 10**15:
         return f'<c r="{ref}"{s} t="n"><v>{value}</v></c>'
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _LARGEST:
+        return _text_cell_xml(ref, s, str(value))  # beyond any spreadsheet's numbers: kept, as its digits
     return f'<c r="{ref}"{s} t="n"><v>{_number_text(value)}</v></c>'
+
+
+#: The largest number a cell holds (a double's): a whole number beyond it is written as text.
+_LARGEST = sys.float_info.max
 
 
 def _number_text(value) -> str:
