@@ -597,3 +597,27 @@ def test_a_number_of_hundreds_of_digits_in_the_journal_is_kept_as_its_digits_and
     assert package_problems(path) == []
     cells = [c.value for row in openpyxl.load_workbook(path)["Journal"].iter_rows() for c in row]
     assert digits in cells
+
+
+def test_an_output_table_declaring_an_absurd_header_row_count_is_rewritten_as_the_fill_lays_it_out(tmp_path, capsys):
+    """A published table part saying headerRowCount="999999999999" (found by the long fuzz, seed 2027 case 201): the
+    fill's table has one header row and no totals row, whatever the file said; never a traceback."""
+    from xlcircuit.federations import ADAPTERS
+
+    path = filled_example(ADAPTERS["tdf"], tmp_path)
+    copy = path.with_name("copie.tmpzip")
+    changed = 0
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info.filename)
+            if info.filename.startswith("xl/tables/") and b'displayName="Classement"' in data:
+                data = re.sub(rb'\s(?:headerRowCount|totalsRowCount)="[^"]*"', b"", data)
+                data = data.replace(b"<table ", b'<table headerRowCount="999999999999" totalsRowCount="7" ', 1)
+                changed += 1
+            new.writestr(info, data)
+    os.replace(copy, path)
+    assert changed == 1
+    assert main(["fill", str(path)]) == 0, capsys.readouterr().err
+    table = openpyxl.load_workbook(path)["Classement"].tables["Classement"]
+    assert (table.headerRowCount, table.totalsRowCount) == (1, None)
+    assert package_problems(path) == []

@@ -13627,6 +13627,7 @@ def _frame_table(ws: Worksheet, table: Table | None, spec: TableSpec, columns: S
                       tableStyleInfo=TableStyleInfo(name=TABLE_STYLE, showRowStripes=True))
         ws.add_table(table)
     table.ref = ref
+    table.headerRowCount, table.totalsRowCount = 1, None  # one header row, no totals row, whatever the file said
     table.autoFilter = AutoFilter(ref=ref)
     table.sortState = None
     table.tableColumns = [TableColumn(id=i, name=c.header) for i, c in enumerate(columns, start=1)]
