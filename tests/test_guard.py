@@ -621,3 +621,17 @@ def test_an_output_table_declaring_an_absurd_header_row_count_is_rewritten_as_th
     table = openpyxl.load_workbook(path)["Classement"].tables["Classement"]
     assert (table.headerRowCount, table.totalsRowCount) == (1, None)
     assert package_problems(path) == []
+
+
+def test_a_number_of_hundreds_of_digits_is_saved_as_its_digits_on_the_full_rewrite_too(tmp_path):
+    """openpyxl cannot write a whole number beyond a double's range (found by the long fuzz, seed 2028 case 1497,
+    on a fill taking the full rewrite): the save keeps it as its digits, in text, and the workbook opens."""
+    from xlcircuit.xlsx import save_atomic
+
+    wb = openpyxl.Workbook()
+    wb.active["D1"] = int("9" * 400)
+    wb.active["D2"] = 12
+    path = save_atomic(wb, tmp_path / "grand.xlsx")
+    ws = openpyxl.load_workbook(path).active
+    assert (ws["D1"].value, ws["D2"].value) == ("9" * 400, 12)
+    assert package_problems(path) == []

@@ -244,10 +244,22 @@ def save_atomic(wb, target: str | os.PathLike[str], before_replace: Callable[[],
     return target
 
 
+def _digits_as_text(wb) -> None:
+    """A whole number beyond any spreadsheet's numbers (a cell of hundreds of digits) as its digits, in text:
+    openpyxl cannot write it as a number (the surgical writer does the same)."""
+    for ws in getattr(wb, "worksheets", ()):
+        for cell in getattr(ws, "_cells", {}).values():
+            value = cell._value
+            if value.__class__ is int and abs(value) > sys.float_info.max:
+                cell.value = str(value)
+
+
 def _write(wb, tmp: Path, name: str) -> None:
     """``wb.save(tmp)``, flushed to the disk; anything failing is one sentence, the original untouched."""
     try:
         with _own_system_temp():
+            if hasattr(wb, "worksheets"):  # an openpyxl workbook (the surgical writer has its own)
+                _digits_as_text(wb)
             wb.save(tmp)
         with tmp.open("rb+") as written:
             os.fsync(written.fileno())  # on disk before it replaces the original
