@@ -17,7 +17,7 @@ from xlcircuit.federations import tdf as tdf_book
 from xlcircuit.rules.errors import WorkbookProblems
 from xlcircuit.xlsx import Book
 
-CASES = 200
+CASES = 100
 TOURNAMENTS = ["Open A", "Open B", "Open C"]
 PLAYERS = ["Alice", "Bruno", "Chloé", "chloe", " Denis ", '=HYPERLINK("http://x","y")', "+33 Eve"]
 
