@@ -183,6 +183,31 @@ def test_names_are_matched_to_the_seasons_players_and_a_close_one_is_a_warning(t
     assert standings["Alice Martin"] == 2 and "MARTIN Alice" not in standings  # one person, two tournaments
 
 
+def test_a_name_the_register_knows_as_an_alias_is_no_close_name_and_counts_for_its_player(tmp_path, capsys):
+    """« Jean-Pierre Morrel » is an alias of « Jean-Pierre Morel » in Joueurs: imported, it is not flagged, and the
+    fill counts it for him (through the register)."""
+    from xlcircuit.federations import tdf as tdf_book
+    from xlcircuit.workbook.write import type_rows
+    from xlcircuit.xlsx import save_atomic
+
+    wb = tdf_book.new_workbook()
+    type_rows(wb, tdf_book.JOUEURS, [("Jean-Pierre Morel", None, None, "Jean-Pierre Morrel")])
+    type_rows(wb, tdf_book.TOURNOIS, [("Open A", OCT, "normal", None)])
+    type_rows(wb, tdf_book.RESULTATS, [("Open A", "Jean-Pierre Morel", 1, None, None), ("Open A", "Ana", 2, None, None)])
+    season = save_atomic(wb, tmp_path / "saison.xlsx")
+    csv = tmp_path / "Open B.csv"
+    csv.write_bytes("Clt;Nom\n1;Jean-Pierre Morrel\n2;Ana\n".encode("utf-8-sig"))
+    status, out, err = run(capsys, "import", str(season), str(csv))
+    assert status == 0, err
+    assert "sont-ils la même personne" not in err
+    wb = openpyxl.load_workbook(season)
+    wb["Tournois"]["B3"], wb["Tournois"]["C3"] = OCT, "normal"
+    wb.save(season)
+    assert main(["fill", str(season)]) == 0
+    standings = {r["Joueur"]: r["Tournois classés"] for r in rows_of(season, "Classement", "Classement")}
+    assert standings["Jean-Pierre Morel"] == 2 and "Jean-Pierre Morrel" not in standings
+
+
 # --- sources: CSV encodings and delimiters, .ods, folders ------------------------------------------------------
 
 

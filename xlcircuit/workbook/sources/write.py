@@ -23,6 +23,7 @@ from ...rules.text import fold
 from ...xlsx import Book
 from ..cells import as_text, put
 from ..read import MAX_ROW, bounds, cells_in, find_table, overlap, read_table
+from ..register import ALIAS, SEPARATOR
 from ..sheets import at_cell
 from ..spec import Problems, Record, TableSpec
 from .lines import Line, Plan
@@ -47,6 +48,10 @@ class Season:
             name = as_text(record.values.get("Joueur"))
             if name is not None:
                 known.setdefault(name, at_cell(record, "Joueur"))
+            aliases = as_text(record.values.get(ALIAS))  # other spellings the register already knows
+            for alias in (a.strip() for a in (aliases or "").split(SEPARATOR)):
+                if alias and ALIAS in record.cells:
+                    known.setdefault(alias, at_cell(record, ALIAS))
         persons = [f.header for f in importer.fields if f.person]
         for record in self.lines:
             for header in persons:
