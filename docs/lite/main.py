@@ -12807,11 +12807,6 @@ CLUB_COLOUR = "BDD7EE"
 #: A tournament's name heads a column or a row of the published tables: kept short (:mod:`xlcircuit.limits`).
 MAX_TOURNAMENT_NAME = limits.MAX_TOURNAMENT_NAME
 
-#: The Joueurs table of a federation that only needs each player's club (read by :func:`read_clubs`).
-CLUBS = TableSpec("Joueurs", "Joueurs", (
-    Column("Joueur", width=26),
-    Column("Club", width=30),
-), required=False)
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -12944,9 +12939,6 @@ class Clubs(dict[str, str]):
 def at_cell(record: Record, header: str) -> str:
     """Where a record's cell is, as a message names it: ``Résultats!B5``."""
     return f"{record.sheet}!{record.cells.get(header) or record.row}"
-
-
-UNMATCHED_SHOWN = 10
 
 
 def tournament_name(record: Record, problems: Problems, seen: dict[str, Record], unit: str) -> str | None:
