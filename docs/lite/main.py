@@ -381,6 +381,7 @@ from ..app.common import plural, summary_lines
 from ..app.outcome import problems_sentence
 from ..federations import ADAPTERS
 from ..rules.errors import WorkbookError, WorkbookProblems, XlcircuitError
+from ..rules.mechanics import round_half_up
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.layout import MAX_NOTE_ROWS, NOTE_FONT, column_points, is_note
@@ -755,7 +756,7 @@ class Excel:
         for start, end, width in column_runs(widths):
             if width:
                 rng = self.range(sheet, (first_col + start, header_row, first_col + end, header_row))
-                rng.column_width = round(column_points(width), 2)
+                rng.column_width = round_half_up(column_points(width), 2)  # a width in points, as Excel rounds it
         if _can_set(header, "wrap_text"):
             header.wrap_text = True
         if header_height and _can_set(header, "row_height"):
@@ -11005,6 +11006,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..rules.mechanics import round_half_up
 from ..rules.text import clean
 from ..xlsx import Book, Unsupported, table_values
 from .read import bounds, cells_in, find_table, inputs_digest
@@ -11096,7 +11098,8 @@ def _norm(value: object) -> object:
     if isinstance(value, bool):
         return value
     if isinstance(value, float):
-        return int(value) if value.is_integer() else round(value, 9)
+        # A comparison key: the noise past 9 decimals dropped, halves up as everything published.
+        return int(value) if value.is_integer() else round_half_up(value, 9)
     if isinstance(value, dt.datetime) and value.time() == dt.time():
         return value.date()
     return value

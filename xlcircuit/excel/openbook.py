@@ -38,6 +38,7 @@ from ..app.common import plural, summary_lines
 from ..app.outcome import problems_sentence
 from ..federations import ADAPTERS
 from ..rules.errors import WorkbookError, WorkbookProblems, XlcircuitError
+from ..rules.mechanics import round_half_up
 from ..rules.text import fold
 from ..workbook.adapter import Adapter
 from ..workbook.layout import MAX_NOTE_ROWS, NOTE_FONT, column_points, is_note
@@ -412,7 +413,7 @@ class Excel:
         for start, end, width in column_runs(widths):
             if width:
                 rng = self.range(sheet, (first_col + start, header_row, first_col + end, header_row))
-                rng.column_width = round(column_points(width), 2)
+                rng.column_width = round_half_up(column_points(width), 2)  # a width in points, as Excel rounds it
         if _can_set(header, "wrap_text"):
             header.wrap_text = True
         if header_height and _can_set(header, "row_height"):

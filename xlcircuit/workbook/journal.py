@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..rules.mechanics import round_half_up
 from ..rules.text import clean
 from ..xlsx import Book, Unsupported, table_values
 from .read import bounds, cells_in, find_table, inputs_digest
@@ -108,7 +109,8 @@ def _norm(value: object) -> object:
     if isinstance(value, bool):
         return value
     if isinstance(value, float):
-        return int(value) if value.is_integer() else round(value, 9)
+        # A comparison key: the noise past 9 decimals dropped, halves up as everything published.
+        return int(value) if value.is_integer() else round_half_up(value, 9)
     if isinstance(value, dt.datetime) and value.time() == dt.time():
         return value.date()
     return value
